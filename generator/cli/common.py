@@ -1,0 +1,64 @@
+"""What every command shares: global options, loading tables, seeds, writing results."""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import typer
+
+from generator.errors import DelveError
+from generator.output import default_path, write_atomic
+from generator.rng import Rng, check_seed, random_seed
+from generator.tables import TableSet
+
+
+@dataclass
+class State:
+    tables_dirs: list[Path] = field(default_factory=list)
+    seed: str | None = None
+    debug: bool = False
+    _tables: TableSet | None = None
+
+
+state = State()
+
+
+def tables() -> TableSet:
+    """The built-in tables layered with DELVE_TABLES and every --tables folder (loaded once)."""
+    if state._tables is None:
+        state._tables = TableSet.load(state.tables_dirs)
+    return state._tables
+
+
+def resolve_seed(seed: str | None) -> str:
+    """The command's --seed, else the global one, else a fresh one announced on stderr."""
+    chosen = seed if seed is not None else state.seed
+    if chosen is None:
+        chosen = random_seed()
+        typer.echo(f"seed: {chosen}", err=True)
+    return check_seed(chosen)
+
+
+def rng_for(seed: str | None) -> Rng:
+    return Rng(resolve_seed(seed))
+
+
+def check_count(name: str, value: int) -> int:
+    if value < 1:
+        raise DelveError(f"{name}: must be at least 1, not {value}")
+    return value
+
+
+def emit(text: str | bytes, out: Path | None, kind: str = "", seed: str = "", ext: str = "") -> None:
+    """Write to -o PATH, to output/KIND-SEED.EXT when `ext` says it is a file, else stdout."""
+    if out is None and not ext:
+        if isinstance(text, bytes):
+            sys.stdout.buffer.write(text)
+        else:
+            sys.stdout.write(text if text.endswith("\n") else text + "\n")
+        return
+    path = out if out is not None else default_path(kind, seed, ext)
+    write_atomic(path, text)
+    typer.echo(f"wrote {path}", err=True)

@@ -1,0 +1,109 @@
+"""`delve tables ...`: list, show, roll and check the random tables."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from generator.cli.common import check_count, rng_for, state, tables
+from generator.errors import TableError
+from generator.tables import TableSet
+
+app = typer.Typer(help="List, show, roll and check the random tables.", no_args_is_help=True)
+
+
+@app.command("list")
+def list_tables() -> None:
+    """List every table: id, title, die, entries and the folder it came from.
+
+    Example: delve tables list
+    """
+    ts = tables()
+    rows = [
+        (t.id, t.title, str(t.die) if t.die else "weighted", str(len(t.entries)), t.folder)
+        for t in (ts.tables[i] for i in ts.ids())
+    ]
+    widths = [max(len(r[i]) for r in rows + [("id", "title", "die", "n", "from")]) for i in range(4)]
+    typer.echo(
+        f"{'id':<{widths[0]}}  {'title':<{widths[1]}}  {'die':<{widths[2]}}  "
+        f"{'n':>{widths[3]}}  from"
+    )
+    for r in rows:
+        typer.echo(
+            f"{r[0]:<{widths[0]}}  {r[1]:<{widths[1]}}  {r[2]:<{widths[2]}}  "
+            f"{r[3]:>{widths[3]}}  {r[4]}"
+        )
+
+
+@app.command("show")
+def show(table_id: Annotated[str, typer.Argument(help="Table id, e.g. site/obstacles.")]) -> None:
+    """Print a table in full, as a referee would read it.
+
+    Example: delve tables show site/obstacles
+    """
+    t = tables().get(table_id)
+    typer.echo(f"{t.title}  [{t.id}]")
+    if t.source:
+        typer.echo(f"Source: {t.source}")
+    if t.description:
+        typer.echo(t.description)
+    typer.echo(f"From: {t.folder} ({t.path})")
+    typer.echo(f"Roll: {t.die}" if t.die else f"Weighted, {len(t.entries)} entries")
+    typer.echo("")
+    for e in t.entries:
+        if t.die:
+            lo, hi = min(e.rolls), max(e.rolls)
+            key = f"{lo}" if lo == hi else f"{lo}-{hi}"
+            if len(e.rolls) != hi - lo + 1:
+                key = ", ".join(str(r) for r in e.rolls)
+        else:
+            key = f"x{e.weight:g}"
+        extras = [f"{k}={v}" for k, v in e.data.items() if k not in ("result", "tags")]
+        text = e.result or ""
+        if extras:
+            text = (text + "  " if text else "") + "(" + "; ".join(extras) + ")"
+        typer.echo(f"{key:>7}  {text}")
+
+
+@app.command("roll")
+def roll(
+    table_id: Annotated[str, typer.Argument(help="Table id, e.g. site/features.")],
+    times: Annotated[int, typer.Option("--times", "-n", help="How many rolls.")] = 1,
+    seed: Annotated[str | None, typer.Option(help="Seed (any text).")] = None,
+) -> None:
+    """Roll on a table, resolving dice and nested tables.
+
+    Example: delve tables roll site/obstacles --times 6 --seed harrowdeep
+    """
+    check_count("--times", times)
+    ts = tables()
+    table = ts.get(table_id)
+    rng = rng_for(seed)
+    for rolled in ts.roll_many(table.id, rng, times):
+        prefix = f"[{rolled.value}] " if rolled.value is not None else ""
+        text = rolled.text or ", ".join(
+            f"{k}: {v}" for k, v in rolled.entry.data.items() if k != "tags"
+        )
+        typer.echo(prefix + text)
+
+
+@app.command("check")
+def check(
+    dirs: Annotated[
+        list[Path] | None, typer.Argument(help="Folders to layer over the built-ins.")
+    ] = None,
+) -> None:
+    """Validate the built-in tables layered with DIRs; exit 1 listing every problem.
+
+    Example: delve tables check my-tables/
+    """
+    try:
+        ts = TableSet.load([*state.tables_dirs, *(dirs or [])])
+    except TableError as err:
+        for line in err.problems:
+            typer.echo(line, err=True)
+        typer.echo(f"{len(err.problems)} problem(s) found", err=True)
+        raise typer.Exit(1) from None
+    typer.echo(f"ok: {len(ts.tables)} tables from {len(ts.folders)} folder(s)")

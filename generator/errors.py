@@ -1,0 +1,27 @@
+"""One exception family: every error a referee can cause names what and where."""
+
+from __future__ import annotations
+
+
+class DelveError(Exception):
+    """Bad input of any kind. The CLI prints str(error) on one line and exits 1."""
+
+
+class DiceError(DelveError):
+    """A dice formula that cannot be parsed or rolled."""
+
+
+class TableError(DelveError):
+    """One or more problems in table files, each as `FILE:LINE: table 'ID': message`."""
+
+    def __init__(self, problems: list[str]) -> None:
+        self.problems = problems
+        super().__init__("\n".join(problems))
+
+
+class DocumentError(DelveError):
+    """A JSON document (an edited site or region) that does not fit the model."""
+
+
+class TemplateError(DelveError):
+    """A booklet template that is missing, broken or uses an undefined value."""
