@@ -53,14 +53,19 @@ class Rng:
     __slots__ = ("address", "_random", "random")
 
     def __init__(self, address: str) -> None:
-        self.address = check_seed(address)
+        self._start(check_seed(address))
+
+    def _start(self, address: str) -> None:
+        self.address = address
         self._random = random.Random(_seed_int(address))
         # Bound once: the hot path of every dice and table roll.
         self.random = self._random.random
 
     def child(self, label: str) -> Rng:
         """The independent stream for a named part (``label`` may hold '/')."""
-        return Rng(f"{self.address}/{label}")
+        rng = Rng.__new__(Rng)  # the parent's address is already checked
+        rng._start(f"{self.address}/{label}")
+        return rng
 
     def randint(self, low: int, high: int) -> int:
         """An integer in [low, high], both inclusive."""

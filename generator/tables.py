@@ -208,6 +208,9 @@ def _parse_rolls(raw: Any) -> list[int]:
 
 
 def _type_ok(value: Any, type_name: str) -> bool:
+    if type_name == "str" and isinstance(value, Raw):
+        # A number written in a text field (`answer: 1.50`) is text as written (see _typed).
+        return isinstance(value.value, (int, float)) and not isinstance(value.value, bool)
     value = plain(value)
     if type_name == "str":
         return isinstance(value, str)
@@ -239,7 +242,10 @@ class _FileParser:
 
     def parse(self, doc: Any) -> Table | None:
         if not isinstance(doc, LDict):
-            kind = "empty" if doc is None else f"a {type(plain(doc)).__name__}"
+            value = plain(doc)
+            kinds = ((list, "a list"), (str, "text"), (bool, "true/false"), (int, "a number"))
+            kind = "empty" if doc is None else "a number"
+            kind = next((k for t, k in kinds if isinstance(value, t)), kind)
             self.err(getattr(doc, "line", 1), f"a table file must be a mapping, not {kind}")
             return None
         if "id" in doc:
@@ -476,6 +482,8 @@ class TableSet:
     def __init__(self, tables: dict[str, Table], folders: list[Path]) -> None:
         self.tables = tables
         self.folders = folders
+        # Data that generators derive from tables once (a bestiary, lookups), keyed by name.
+        self.derived: dict[str, Any] = {}
 
     # ---- loading
 

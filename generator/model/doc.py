@@ -1,0 +1,46 @@
+"""Reading JSON documents back into the model, with errors that name the JSON path."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from generator.errors import DocumentError
+
+_TYPE_NAMES = {
+    int: "an integer",
+    str: "text",
+    list: "a list",
+    dict: "an object",
+    bool: "true/false",
+}
+
+
+def field(obj: Any, key: str, kind: type | tuple[type, ...], path: str, default: Any = ...) -> Any:
+    """obj[key] checked against kind; a missing key is an error unless a default is given."""
+    if not isinstance(obj, dict):
+        raise DocumentError(f"{path}: must be an object")
+    if key not in obj:
+        if default is not ...:
+            return default
+        raise DocumentError(f"{path}.{key}: missing")
+    value = obj[key]
+    if value is None and default is None:
+        return None
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    bad_bool = isinstance(value, bool) and bool not in kinds
+    if bad_bool or not isinstance(value, kinds):
+        want = " or ".join(_TYPE_NAMES.get(k, k.__name__) for k in kinds)
+        raise DocumentError(f"{path}.{key}: must be {want}, not {value!r}")
+    return value
+
+
+def one_of(obj: Any, key: str, choices: tuple[str, ...], path: str) -> str:
+    value = field(obj, key, str, path)
+    if value not in choices:
+        raise DocumentError(f"{path}.{key}: must be one of {', '.join(choices)}, not {value!r}")
+    return value
+
+
+def items(obj: Any, key: str, path: str) -> list[tuple[str, Any]]:
+    """(path, item) pairs of a list field, for reading each with its own path."""
+    return [(f"{path}.{key}[{i}]", v) for i, v in enumerate(field(obj, key, list, path))]

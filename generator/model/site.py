@@ -1,0 +1,381 @@
+"""A site: rooms and connections that form one loop per level of six rooms.
+
+The document (to_dict) is the model, losslessly; `graph()` gives the networkx view the tests
+and the map use. Monster stat blocks are kept once per kind in `bestiary`; rooms name them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import networkx as nx
+
+from generator.errors import DocumentError
+from generator.model import doc
+from generator.model.monster import Monster
+from generator.model.treasure import Hoard
+
+CONTENTS = ("monsters_with_treasure", "monsters", "hidden_treasure", "feature")
+OBSTACLES = ("locked_door", "hidden_door", "long_corridor", "none")
+HISTORY_KEYS = ("who", "what", "when", "where", "why", "how")
+ROOM_COUNTS = (6, 12, 18, 24, 30, 36)
+
+
+@dataclass
+class MonsterGroup:
+    name: str
+    count: int
+    xp_each: int
+    activity: str = ""
+
+    @property
+    def xp(self) -> int:
+        return self.count * self.xp_each
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "count": self.count,
+            "xp_each": self.xp_each,
+            "activity": self.activity,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Any, path: str) -> MonsterGroup:
+        count = doc.field(data, "count", int, path)
+        if count < 1:
+            raise DocumentError(f"{path}.count: must be at least 1, not {count}")
+        return cls(
+            name=doc.field(data, "name", str, path),
+            count=count,
+            xp_each=doc.field(data, "xp_each", int, path),
+            activity=doc.field(data, "activity", str, path, ""),
+        )
+
+
+@dataclass
+class Trap:
+    name: str
+    description: str
+    trigger: str
+    effect: str
+    find: str
+    avoid: str
+    kind: str = "mechanical"
+    save: str = "dodge"
+
+    def to_dict(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+    @classmethod
+    def from_dict(cls, data: Any, path: str) -> Trap:
+        f = doc.field
+        return cls(
+            **{
+                k: f(data, k, str, path)
+                for k in ("name", "description", "trigger", "effect", "find", "avoid")
+            },
+            kind=f(data, "kind", str, path, "mechanical"),
+            save=f(data, "save", str, path, "dodge"),
+        )
+
+
+@dataclass
+class Feature:
+    name: str
+    description: str
+    use: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+    @classmethod
+    def from_dict(cls, data: Any, path: str) -> Feature:
+        return cls(**{k: doc.field(data, k, str, path) for k in ("name", "description", "use")})
+
+
+@dataclass
+class Room:
+    id: int
+    name: str
+    level: int  # which level of the site (1 = the top loop)
+    contents: str
+    description: str
+    size: str = ""
+    sound: str = ""
+    smell: str = ""
+    light: str = ""
+    monsters: list[MonsterGroup] = field(default_factory=list)
+    hoard: Hoard | None = None
+    hoard_place: str = ""  # where the hoard is kept, and how to find it if hidden
+    trap: Trap | None = None
+    feature: Feature | None = None
+    entrance: bool = False
+    seed: str = ""
+    # Where the map draws it: centre and size in 10-foot squares, on its level's panel.
+    x: int = 0
+    y: int = 0
+    w: int = 3
+    h: int = 3
+
+    @property
+    def monster_xp(self) -> int:
+        return sum(g.xp for g in self.monsters)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "name": self.name,
+            "level": self.level,
+            "contents": self.contents,
+            "entrance": self.entrance,
+            "description": self.description,
+            "size": self.size,
+            "sound": self.sound,
+            "smell": self.smell,
+            "light": self.light,
+            "monsters": [g.to_dict() for g in self.monsters],
+            "hoard": self.hoard.to_dict() if self.hoard else None,
+            "hoard_place": self.hoard_place,
+            "trap": self.trap.to_dict() if self.trap else None,
+            "feature": self.feature.to_dict() if self.feature else None,
+            "seed": self.seed,
+            "map": {"x": self.x, "y": self.y, "w": self.w, "h": self.h},
+        }
+
+    @classmethod
+    def from_dict(cls, data: Any, path: str) -> Room:
+        f = doc.field
+        hoard = f(data, "hoard", dict, path, None)
+        trap = f(data, "trap", dict, path, None)
+        feature = f(data, "feature", dict, path, None)
+        box = f(data, "map", dict, path, {})
+        at = f"{path}.map"
+        return cls(
+            id=f(data, "id", int, path),
+            name=f(data, "name", str, path),
+            level=f(data, "level", int, path, 1),
+            contents=doc.one_of(data, "contents", CONTENTS, path),
+            description=f(data, "description", str, path, ""),
+            size=f(data, "size", str, path, ""),
+            sound=f(data, "sound", str, path, ""),
+            smell=f(data, "smell", str, path, ""),
+            light=f(data, "light", str, path, ""),
+            monsters=[MonsterGroup.from_dict(v, p) for p, v in doc.items(data, "monsters", path)],
+            hoard=Hoard.from_dict(hoard, f"{path}.hoard") if hoard is not None else None,
+            hoard_place=f(data, "hoard_place", str, path, ""),
+            trap=Trap.from_dict(trap, f"{path}.trap") if trap is not None else None,
+            feature=Feature.from_dict(feature, f"{path}.feature") if feature is not None else None,
+            entrance=f(data, "entrance", bool, path, False),
+            seed=f(data, "seed", str, path, ""),
+            x=f(box, "x", int, at, 0),
+            y=f(box, "y", int, at, 0),
+            w=f(box, "w", int, at, 3),
+            h=f(box, "h", int, at, 3),
+        )
+
+
+@dataclass
+class Connection:
+    from_room: int
+    to_room: int
+    obstacle: str  # one of OBSTACLES
+    description: str  # how the way looks
+    passage: str  # what it takes to pass
+    kind: str = "passage"  # passage, or the way between levels: stairs, shaft, chute...
+    levels: bool = False  # joins two levels of the site
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "from": self.from_room,
+            "to": self.to_room,
+            "obstacle": self.obstacle,
+            "kind": self.kind,
+            "levels": self.levels,
+            "description": self.description,
+            "passage": self.passage,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Any, path: str) -> Connection:
+        f = doc.field
+        return cls(
+            from_room=f(data, "from", int, path),
+            to_room=f(data, "to", int, path),
+            obstacle=doc.one_of(data, "obstacle", OBSTACLES, path),
+            description=f(data, "description", str, path, ""),
+            passage=f(data, "passage", str, path, ""),
+            kind=f(data, "kind", str, path, "passage"),
+            levels=f(data, "levels", bool, path, False),
+        )
+
+
+@dataclass
+class Encounter:
+    roll: int
+    name: str  # monster kind, as in the bestiary
+    count: str  # a dice formula, e.g. "1d4+2"
+    doing: str
+    xp_each: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "roll": self.roll,
+            "name": self.name,
+            "count": self.count,
+            "doing": self.doing,
+            "xp_each": self.xp_each,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Any, path: str) -> Encounter:
+        f = doc.field
+        return cls(
+            f(data, "roll", int, path),
+            f(data, "name", str, path),
+            f(data, "count", str, path),
+            f(data, "doing", str, path),
+            f(data, "xp_each", int, path, 0),
+        )
+
+
+@dataclass
+class Site:
+    seed: str
+    level: int
+    name: str
+    theme: str  # theme key
+    theme_name: str
+    ecosystem: str
+    history: dict[str, str]
+    history_text: str
+    rooms: list[Room]
+    connections: list[Connection]
+    encounters: list[Encounter]
+    bestiary: dict[str, Monster]
+    system: str = "fmc"
+    version: str = ""
+
+    kind = "site"
+
+    @property
+    def levels(self) -> int:
+        return max((r.level for r in self.rooms), default=1)
+
+    def room(self, room_id: int) -> Room:
+        for r in self.rooms:
+            if r.id == room_id:
+                return r
+        raise KeyError(room_id)
+
+    def level_of(self, depth: int) -> int:
+        """The party level a depth is stocked for (deeper is harder)."""
+        return self.level + depth - 1
+
+    @property
+    def monster_xp(self) -> int:
+        return sum(r.monster_xp for r in self.rooms)
+
+    @property
+    def treasure_cp(self) -> int:
+        return sum(r.hoard.value_cp for r in self.rooms if r.hoard)
+
+    def graph(self) -> nx.Graph:
+        """Rooms as nodes, connections as edges, all data as attributes."""
+        g = nx.Graph(name=self.name, seed=self.seed, level=self.level)
+        for r in self.rooms:
+            g.add_node(
+                r.id,
+                name=r.name,
+                level=r.level,
+                contents=r.contents,
+                entrance=r.entrance,
+                monster_xp=r.monster_xp,
+                treasure_cp=r.hoard.value_cp if r.hoard else 0,
+            )
+        for c in self.connections:
+            g.add_edge(
+                c.from_room,
+                c.to_room,
+                obstacle=c.obstacle,
+                kind=c.kind,
+                levels=c.levels,
+                description=c.description,
+                passage=c.passage,
+            )
+        return g
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "kind": "site",
+            "version": self.version,
+            "seed": self.seed,
+            "system": self.system,
+            "name": self.name,
+            "level": self.level,
+            "theme": self.theme,
+            "theme_name": self.theme_name,
+            "ecosystem": self.ecosystem,
+            "history": dict(self.history),
+            "history_text": self.history_text,
+            "rooms": [r.to_dict() for r in self.rooms],
+            "connections": [c.to_dict() for c in self.connections],
+            "encounters": [e.to_dict() for e in self.encounters],
+            "bestiary": {k: m.to_dict() for k, m in self.bestiary.items()},
+            "totals": {"monster_xp": self.monster_xp, "treasure_cp": self.treasure_cp},
+        }
+
+    @classmethod
+    def from_dict(cls, data: Any, path: str = "site") -> Site:
+        f = doc.field
+        if f(data, "kind", str, path) != "site":
+            raise DocumentError(f"{path}.kind: must be 'site'")
+        history = f(data, "history", dict, path)
+        for key in HISTORY_KEYS:
+            doc.field(history, key, str, f"{path}.history")
+        bestiary_raw = f(data, "bestiary", dict, path)
+        site = cls(
+            seed=f(data, "seed", str, path),
+            level=f(data, "level", int, path),
+            name=f(data, "name", str, path),
+            theme=f(data, "theme", str, path, ""),
+            theme_name=f(data, "theme_name", str, path, ""),
+            ecosystem=f(data, "ecosystem", str, path, ""),
+            history={k: history[k] for k in HISTORY_KEYS},
+            history_text=f(data, "history_text", str, path, ""),
+            rooms=[Room.from_dict(v, p) for p, v in doc.items(data, "rooms", path)],
+            connections=[
+                Connection.from_dict(v, p) for p, v in doc.items(data, "connections", path)
+            ],
+            encounters=[Encounter.from_dict(v, p) for p, v in doc.items(data, "encounters", path)],
+            bestiary={
+                k: Monster.from_dict(v, f"{path}.bestiary.{k}") for k, v in bestiary_raw.items()
+            },
+            system=f(data, "system", str, path, "fmc"),
+            version=f(data, "version", str, path, ""),
+        )
+        site.check(path)
+        return site
+
+    def check(self, path: str = "site") -> None:
+        """The invariants an edited document must keep for the renderers to make sense."""
+        if self.level < 1:
+            raise DocumentError(f"{path}.level: must be at least 1")
+        ids = [r.id for r in self.rooms]
+        if len(set(ids)) != len(ids):
+            raise DocumentError(f"{path}.rooms: room ids must be unique")
+        known = set(ids)
+        for i, c in enumerate(self.connections):
+            for end in (c.from_room, c.to_room):
+                if end not in known:
+                    raise DocumentError(f"{path}.connections[{i}]: no room {end}")
+        for i, r in enumerate(self.rooms):
+            for j, g in enumerate(r.monsters):
+                if g.name not in self.bestiary:
+                    raise DocumentError(
+                        f"{path}.rooms[{i}].monsters[{j}].name: '{g.name}' has no stat block "
+                        "in bestiary"
+                    )
+        if len(self.encounters) != 6:
+            raise DocumentError(f"{path}.encounters: must hold six entries (a d6 table)")

@@ -1,0 +1,162 @@
+"""The bestiary: every monster table under `monsters/`, read into stat blocks.
+
+FMC Basic, Monster Types: a monster's bracket fixes its XP, hit points, attack and damage die;
+XP rises by half for medium defense (14), doubles for heavy defense (16), and rises by another
+half for formidable powers. The 20 example monsters all fit that rule, so monsters written
+without explicit numbers get them from it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from generator.errors import TableError
+from generator.model.monster import Monster
+from generator.tables import TableSet
+
+BRACKETS_TABLE = "monsters/brackets"
+DEFENSE_BONUS = {12: 0.0, 14: 0.5, 16: 1.0}  # FMC Basic, Monster Types: +50% / +100% XP
+FORMIDABLE_BONUS = 0.5
+
+
+@dataclass(frozen=True)
+class Bracket:
+    number: int
+    name: str
+    xp: int
+    hp: int
+    attack: int
+    damage: str
+    hit_dice: float
+
+
+def brackets(tables: TableSet) -> dict[int, Bracket]:
+    cached = tables.derived.get("brackets")
+    if cached is None:
+        tables.require_fields(
+            BRACKETS_TABLE,
+            {
+                "bracket": "int",
+                "name": "str",
+                "xp": "int",
+                "hp": "int",
+                "attack": "int",
+                "damage": "str",
+                "hit_dice": "float",
+            },
+        )
+        cached = {
+            e["bracket"]: Bracket(
+                e["bracket"],
+                e["name"],
+                e["xp"],
+                e["hp"],
+                e["attack"],
+                e["damage"],
+                float(e["hit_dice"]),
+            )
+            for e in tables.entries(BRACKETS_TABLE)
+        }
+        tables.derived["brackets"] = cached
+    return cached
+
+
+def rule_xp(bracket: Bracket, dc: int, formidable: bool) -> int:
+    """XP by the bracket rule (additive: a formidable heavy-defense boss is 800 x 2.5)."""
+    bonus = DEFENSE_BONUS.get(dc, 0.0) + (FORMIDABLE_BONUS if formidable else 0.0)
+    return round(bracket.xp * (1 + bonus))
+
+
+def _key(name: str) -> str:
+    return " ".join(name.lower().replace("-", " ").split())
+
+
+class Bestiary:
+    """All monsters by name (case-insensitive; 'Dragon, Young' also finds 'Young dragon')."""
+
+    def __init__(self, monsters: list[Monster], sources: dict[str, str]) -> None:
+        self.monsters = monsters
+        self.sources = sources  # name -> "FILE:LINE"
+        self._by_key: dict[str, Monster] = {}
+        for m in monsters:
+            self._by_key[_key(m.name)] = m
+            self._by_key.setdefault(_key(m.plural), m)
+            if "," in m.name:
+                head, _, tail = m.name.partition(",")
+                self._by_key.setdefault(_key(f"{tail} {head}"), m)
+            words = m.name.split()
+            if len(words) == 2:
+                self._by_key.setdefault(_key(f"{words[1]}, {words[0]}"), m)
+
+    def find(self, name: str) -> Monster | None:
+        return self._by_key.get(_key(name))
+
+    def names(self) -> list[str]:
+        return [m.name for m in self.monsters]
+
+
+def monster_table_ids(tables: TableSet) -> list[str]:
+    return [i for i in tables.ids() if i.startswith("monsters/") and i != BRACKETS_TABLE]
+
+
+def bestiary(tables: TableSet) -> Bestiary:
+    """Every monster table (examples, bestiary, wilderness and any the referee adds)."""
+    cached = tables.derived.get("bestiary")
+    if cached is not None:
+        return cached
+    by_bracket = brackets(tables)
+    problems: list[str] = []
+    monsters: list[Monster] = []
+    sources: dict[str, str] = {}
+    seen: dict[str, str] = {}
+    for table_id in monster_table_ids(tables):
+        table = tables.get(table_id)
+        for e in table.entries:
+            where = f"{table.path}:{e.line}: table '{table_id}'"
+            name = e.get("name")
+            if not isinstance(name, str):
+                problems.append(f"{where}: a monster needs a 'name'")
+                continue
+            number = e.get("bracket")
+            if number not in by_bracket:
+                problems.append(f"{where}: {name}: bracket must be 1-5, not {number!r}")
+                continue
+            b = by_bracket[number]
+            dc = e.get("dc", 12)
+            if dc not in DEFENSE_BONUS:
+                problems.append(f"{where}: {name}: dc must be 12, 14 or 16, not {dc!r}")
+                continue
+            formidable = bool(e.get("formidable", False))
+            key = _key(name)
+            if key in seen:
+                problems.append(f"{where}: monster '{name}' is already defined at {seen[key]}")
+                continue
+            seen[key] = f"{table.path}:{e.line}"
+            sources[name] = seen[key]
+            monsters.append(
+                Monster(
+                    name=name,
+                    plural=e.get("plural") or name + "s",
+                    bracket=b.number,
+                    xp=e.get("xp") or rule_xp(b, dc, formidable),
+                    dc=dc,
+                    hp=e.get("hp") or b.hp,
+                    speed=e.get("speed") or '8"',
+                    attack=e["attack"] if isinstance(e.get("attack"), int) else b.attack,
+                    damage=e.get("damage") or b.damage,
+                    hit_dice=b.hit_dice,
+                    formidable=formidable,
+                    special=e.get("special") or "",
+                    damage_type=e.get("damage_type") or "crush",
+                    resist=list(e.get("resist") or []),
+                    armor=e.get("armor"),
+                    shield=bool(e.get("shield", False)),
+                    tags=list(e.tags),
+                    description=e.result,
+                )
+            )
+    if problems:
+        raise TableError(problems)
+    result = Bestiary(monsters, sources)
+    tables.derived["bestiary"] = result
+    return result

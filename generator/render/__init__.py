@@ -1,0 +1,1 @@
+"""Renderers: model -> text, markdown, JSON, SVG, HTML, PDF. Renderers never roll dice."""

@@ -1,0 +1,108 @@
+"""A tiny document form shared by the text and markdown renderers.
+
+Renderers build a list of blocks once; `to_text` and `to_markdown` only format them, so the two
+outputs never drift apart.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from dataclasses import dataclass
+
+WIDTH = 88
+
+
+@dataclass
+class Block:
+    kind: str  # h1 h2 h3 p li table rule
+    text: str = ""
+    rows: list[list[str]] | None = None  # for tables: the first row is the header
+
+
+def h1(text: str) -> Block:
+    return Block("h1", text)
+
+
+def h2(text: str) -> Block:
+    return Block("h2", text)
+
+
+def h3(text: str) -> Block:
+    return Block("h3", text)
+
+
+def p(text: str) -> Block:
+    return Block("p", text)
+
+
+def li(text: str) -> Block:
+    return Block("li", text)
+
+
+def table(rows: list[list[str]]) -> Block:
+    return Block("table", rows=rows)
+
+
+def to_markdown(blocks: list[Block]) -> str:
+    out: list[str] = []
+    prev = ""
+    for b in blocks:
+        if b.kind != "li" and prev == "li":
+            out.append("")
+        if b.kind == "h1":
+            out += [f"# {b.text}", ""]
+        elif b.kind == "h2":
+            out += [f"## {b.text}", ""]
+        elif b.kind == "h3":
+            out += [f"### {b.text}", ""]
+        elif b.kind == "p":
+            out += [b.text, ""]
+        elif b.kind == "li":
+            out.append(f"- {b.text}")
+        elif b.kind == "table" and b.rows:
+            head, *body = b.rows
+            out.append("| " + " | ".join(_md_cell(c) for c in head) + " |")
+            out.append("|" + "|".join("---" for _ in head) + "|")
+            out += ["| " + " | ".join(_md_cell(c) for c in row) + " |" for row in body]
+            out.append("")
+        prev = b.kind
+    return "\n".join(out).rstrip() + "\n"
+
+
+def _md_cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def to_text(blocks: list[Block]) -> str:
+    out: list[str] = []
+    prev = ""
+    for b in blocks:
+        if b.kind != "li" and prev == "li":
+            out.append("")
+        if b.kind == "h1":
+            out += [b.text.upper(), "=" * min(WIDTH, len(b.text)), ""]
+        elif b.kind == "h2":
+            out += [b.text, "-" * min(WIDTH, len(b.text)), ""]
+        elif b.kind == "h3":
+            out += [b.text, ""]
+        elif b.kind == "p":
+            out += [textwrap.fill(b.text, WIDTH), ""]
+        elif b.kind == "li":
+            out.append(
+                textwrap.fill(b.text, WIDTH, initial_indent="  * ", subsequent_indent="    ")
+            )
+        elif b.kind == "table" and b.rows:
+            widths = [max(len(row[i]) for row in b.rows) for i in range(len(b.rows[0]))]
+            widths[-1] = min(widths[-1], max(20, WIDTH - sum(widths[:-1]) - 2 * len(widths)))
+            for n, row in enumerate(b.rows):
+                cells = [c.ljust(w) for c, w in zip(row[:-1], widths[:-1], strict=True)]
+                lead = "  ".join(cells)
+                last = textwrap.wrap(row[-1], widths[-1]) or [""]
+                out.append((lead + "  " + last[0]).rstrip())
+                pad = " " * (len(lead) + 2)
+                out += [pad + more for more in last[1:]]
+                if n == 0:
+                    out.append("  ".join("-" * w for w in widths))
+            out.append("")
+        prev = b.kind
+    return "\n".join(out).rstrip() + "\n"

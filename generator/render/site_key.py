@@ -1,0 +1,161 @@
+"""The room key of a site as text or markdown: what a referee reads at the table."""
+
+from __future__ import annotations
+
+from generator.model.site import Connection, Room, Site
+from generator.render import blocks as b
+from generator.render.statblock import stat_block
+from generator.render.treasure_text import hoard_text
+
+CONTENT_LABELS = {
+    "monsters_with_treasure": "Occupied, with treasure",
+    "monsters": "Occupied",
+    "hidden_treasure": "Unoccupied, treasure hidden or trapped",
+    "feature": "Feature",
+}
+OBSTACLE_LABELS = {
+    "locked_door": "stuck or locked door",
+    "hidden_door": "hidden door",
+    "long_corridor": "very long corridor",
+    "none": "open way",
+}
+CHECK_RULE = (
+    "Check for a wandering encounter once each exploration turn: roll a d6, and a 1 (a 1-in-6 "
+    "chance) brings one of the groups below. There are six exploration turns in an hour of the "
+    "game's time, so a slow party meets about one group an hour."
+)
+
+
+def loop_order(site: Site) -> list[Room]:
+    """Rooms in key order: level by level, round each loop from its arrival room."""
+    return sorted(site.rooms, key=lambda r: (r.level, r.id))
+
+
+def exits(site: Site, room: Room) -> list[tuple[Connection, int]]:
+    """Each connection touching the room, with the room at its other end."""
+    out = []
+    for c in site.connections:
+        if c.from_room == room.id:
+            out.append((c, c.to_room))
+        elif c.to_room == room.id:
+            out.append((c, c.from_room))
+    return sorted(out, key=lambda pair: pair[1])
+
+
+def exit_text(c: Connection, other: int) -> str:
+    if c.levels:
+        return f"to {other}: {c.kind} ({c.description} {c.passage})".strip()
+    label = OBSTACLE_LABELS.get(c.obstacle, c.obstacle)
+    detail = f"{c.description} {c.passage}".strip() if c.obstacle != "none" else c.description
+    return f"to {other}: {label}. {detail}".strip()
+
+
+def plural(site: Site, name: str, count: int) -> str:
+    m = site.bestiary.get(name)
+    if count == 1 or m is None:
+        return name if count == 1 else f"{name}s"
+    return m.plural
+
+
+def sentence(phrase: str) -> str:
+    """A table phrase ('a greenish glow...') as a sentence of its own."""
+    phrase = phrase.strip()
+    if not phrase:
+        return ""
+    phrase = phrase[0].upper() + phrase[1:]
+    return phrase if phrase[-1] in ".!?" else phrase + "."
+
+
+def room_blocks(site: Site, room: Room) -> list[b.Block]:
+    title = f"{room.id}. {room.name}"
+    if room.entrance:
+        title += " (entrance)"
+    out = [b.h3(title)]
+    senses = f"{room.description} {sentence(room.light)}".strip()
+    senses += f" You hear {room.sound.rstrip('.')}. It smells of {room.smell.rstrip('.')}."
+    lead = f"{room.size}. " if room.size else ""
+    out.append(b.p(f"{lead}{senses}"))
+    out.append(b.li(f"Contents: {CONTENT_LABELS[room.contents]}."))
+    for g in room.monsters:
+        who = f"{g.count} {plural(site, g.name, g.count)}"
+        out.append(
+            b.li(
+                f"Monsters: {who} (XP {g.xp_each:,} each, {g.xp:,} in all) {g.activity}.".replace(
+                    "..", "."
+                )
+            )
+        )
+    if room.trap:
+        t = room.trap
+        out.append(
+            b.li(
+                f"Trap, {t.name}: {t.description} Trigger: {t.trigger} Effect: {t.effect} "
+                f"Finding it: {t.find} Avoiding it: {t.avoid}"
+            )
+        )
+    if room.hoard:
+        out.append(b.li(f"Treasure ({room.hoard.value_cp:,} c.p.): {room.hoard_place}"))
+        out += [
+            b.li("  " + line.strip())
+            for line in hoard_text(room.hoard).splitlines()
+            if line.strip()
+        ]
+    if room.feature:
+        f = room.feature
+        out.append(b.li(f"Feature, {f.name}: {f.description} {f.use}".strip()))
+    for c, other in exits(site, room):
+        out.append(b.li("Exit " + exit_text(c, other)))
+    return out
+
+
+def site_blocks(site: Site) -> list[b.Block]:
+    out = [b.h1(site.name)]
+    out.append(
+        b.p(
+            f"A {site.theme_name.lower()} for party level {site.level}: {len(site.rooms)} rooms"
+            f" on {site.levels} level{'s' if site.levels > 1 else ''}. Seed: {site.seed}"
+        )
+    )
+    out += [b.h2("History"), b.p(site.history_text), b.p(site.ecosystem)]
+    out.append(b.h2("Random encounters (d6)"))
+    out.append(b.p(CHECK_RULE))
+    out.append(
+        b.table(
+            [["d6", "Who", "How many", "Doing what"]]
+            + [[str(e.roll), plural(site, e.name, 2), e.count, e.doing] for e in site.encounters]
+        )
+    )
+    for depth in range(1, site.levels + 1):
+        heading = (
+            "Room key"
+            if site.levels == 1
+            else (f"Level {depth} (stocked for party level {site.level_of(depth)})")
+        )
+        out.append(b.h2(heading))
+        for room in loop_order(site):
+            if room.level == depth:
+                out += room_blocks(site, room)
+    out.append(b.h2("Monsters"))
+    out += [b.li(stat_block(m)) for m in site.bestiary.values()]
+    out.append(b.h2("Totals"))
+    out.append(b.p(summary_text(site)))
+    return out
+
+
+def summary_text(site: Site) -> str:
+    hoards = [r.hoard for r in site.rooms if r.hoard]
+    coins_xp = sum(h.xp_coins_and_valuables for h in hoards)
+    return (
+        f"Monsters worth {site.monster_xp:,} XP; treasure worth {site.treasure_cp:,} c.p. in "
+        f"{len(hoards)} hoards ({coins_xp:,} XP in coins and valuables; the rest only if the "
+        f"magic items are sold). Clearing it all is worth {site.monster_xp + site.treasure_cp:,}"
+        " XP to the party."
+    )
+
+
+def site_markdown(site: Site) -> str:
+    return b.to_markdown(site_blocks(site))
+
+
+def site_text(site: Site) -> str:
+    return b.to_text(site_blocks(site))
