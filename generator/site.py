@@ -514,7 +514,7 @@ def _squares(size: str) -> tuple[int, int]:
     numbers = [int(n) for n in re.findall(r"\d+", size)][:2]
     if len(numbers) < 2:
         numbers = (numbers or [30]) * 2
-    return tuple(max(2, min(8, round(n / 10))) for n in numbers)  # type: ignore[return-value]
+    return tuple(max(3, min(8, round(n / 10))) for n in numbers)  # type: ignore[return-value]
 
 
 def _place(rng: Rng, rooms: list[Room]) -> None:

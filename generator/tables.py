@@ -695,7 +695,7 @@ class TableSet:
                     else self._render(t, rng, vars, inner, depth + 1)
                 )
             else:
-                if not vars or part[1] not in vars:
+                if vars is None or part[1] not in vars:
                     raise DelveError(
                         f"{table.path}: table '{table.id}': placeholder {{${part[1]}}} "
                         "has no value here"

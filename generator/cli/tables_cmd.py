@@ -25,7 +25,9 @@ def list_tables() -> None:
         (t.id, t.title, str(t.die) if t.die else "weighted", str(len(t.entries)), t.folder)
         for t in (ts.tables[i] for i in ts.ids())
     ]
-    widths = [max(len(r[i]) for r in rows + [("id", "title", "die", "n", "from")]) for i in range(4)]
+    widths = [
+        max(len(r[i]) for r in rows + [("id", "title", "die", "n", "from")]) for i in range(4)
+    ]
     typer.echo(
         f"{'id':<{widths[0]}}  {'title':<{widths[1]}}  {'die':<{widths[2]}}  "
         f"{'n':>{widths[3]}}  from"
@@ -81,12 +83,22 @@ def roll(
     ts = tables()
     table = ts.get(table_id)
     rng = rng_for(seed)
-    for rolled in ts.roll_many(table.id, rng, times):
+    for rolled in ts.roll_many(table.id, rng, times, _Blanks()):
         prefix = f"[{rolled.value}] " if rolled.value is not None else ""
         text = rolled.text or ", ".join(
             f"{k}: {v}" for k, v in rolled.entry.data.items() if k != "tags"
         )
         typer.echo(prefix + text)
+
+
+class _Blanks(dict):
+    """Placeholders a generator would fill (`{$place}`) show as [place] when rolled alone."""
+
+    def __contains__(self, key: object) -> bool:
+        return True
+
+    def __missing__(self, key: str) -> str:
+        return f"[{key}]"
 
 
 @app.command("check")

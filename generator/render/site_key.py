@@ -66,6 +66,42 @@ def sentence(phrase: str) -> str:
     return phrase if phrase[-1] in ".!?" else phrase + "."
 
 
+def group_name(site: Site, name: str, count: int) -> str:
+    m = site.bestiary.get(name)
+    if count == 1:
+        return (
+            f"{_article(name)} {name.lower()}" if m is None or not m.plural[:1].isupper() else name
+        )
+    return f"{count} {plural(site, name, count)}"
+
+
+def _article(word: str) -> str:
+    return "an" if word[:1].lower() in "aeiou" else "a"
+
+
+def occupants(site: Site, room: Room) -> str:
+    """'a weeping shade (XP 400) and 2 skeletons (XP 50 each), 500 XP in all. They are ...'"""
+    parts = []
+    for g in room.monsters:
+        each = f"XP {g.xp_each:,}" + (" each" if g.count > 1 else "")
+        parts.append(f"{group_name(site, g.name, g.count)} ({each})")
+    who = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+    doing = room.monsters[0].activity.strip().rstrip(".")
+    alone = len(room.monsters) == 1 and room.monsters[0].count == 1
+    return (
+        f"{who}; {room.monster_xp:,} XP in all. {'It' if alone else 'They'} {agree(alone, doing)}."
+    )
+
+
+def agree(single: bool, doing: str) -> str:
+    """Activity tables are written for groups ('are sleeping'); one monster 'is sleeping'."""
+    if single:
+        for plural_verb, singular in (("are ", "is "), ("have ", "has "), ("were ", "was ")):
+            if doing.startswith(plural_verb):
+                return singular + doing[len(plural_verb) :]
+    return doing
+
+
 def room_blocks(site: Site, room: Room) -> list[b.Block]:
     title = f"{room.id}. {room.name}"
     if room.entrance:
@@ -76,15 +112,8 @@ def room_blocks(site: Site, room: Room) -> list[b.Block]:
     lead = f"{room.size}. " if room.size else ""
     out.append(b.p(f"{lead}{senses}"))
     out.append(b.li(f"Contents: {CONTENT_LABELS[room.contents]}."))
-    for g in room.monsters:
-        who = f"{g.count} {plural(site, g.name, g.count)}"
-        out.append(
-            b.li(
-                f"Monsters: {who} (XP {g.xp_each:,} each, {g.xp:,} in all) {g.activity}.".replace(
-                    "..", "."
-                )
-            )
-        )
+    if room.monsters:
+        out.append(b.li(f"Monsters: {occupants(site, room)}"))
     if room.trap:
         t = room.trap
         out.append(
@@ -122,7 +151,15 @@ def site_blocks(site: Site) -> list[b.Block]:
     out.append(
         b.table(
             [["d6", "Who", "How many", "Doing what"]]
-            + [[str(e.roll), plural(site, e.name, 2), e.count, e.doing] for e in site.encounters]
+            + [
+                [
+                    str(e.roll),
+                    e.name if e.count == "1" else plural(site, e.name, 2),
+                    e.count,
+                    agree(e.count == "1", e.doing),
+                ]
+                for e in site.encounters
+            ]
         )
     )
     for depth in range(1, site.levels + 1):

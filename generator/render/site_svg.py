@@ -45,15 +45,6 @@ def _way(c: Connection, a: tuple, b: tuple) -> list[str]:
     mx, my = (x1 + x2) / 2, (y1 + y2) / 2
     angle = math.degrees(math.atan2(y2 - y1, x2 - x1))
     line = f'x1="{x1:.1f}" y1="{y1:.1f}" x2="{x2:.1f}" y2="{y2:.1f}"'
-    if c.levels:
-        return [
-            f'<line {line} stroke="#000" stroke-width="1.6" stroke-dasharray="2 4" '
-            'marker-end="url(#arrow)"/>',
-            f'<g transform="translate({mx:.1f},{my:.1f}) rotate({angle:.1f})">'
-            '<rect x="-9" y="-6" width="18" height="12" fill="#fff" stroke="#000"/>'
-            + "".join(f'<line x1="{x}" y1="-6" x2="{x}" y2="6" stroke="#000"/>' for x in (-4, 0, 4))
-            + "</g>",
-        ]
     if c.obstacle == "hidden_door":
         return [
             f'<line {line} stroke="#000" stroke-width="2" stroke-dasharray="7 4"/>',
@@ -82,25 +73,43 @@ def _way(c: Connection, a: tuple, b: tuple) -> list[str]:
     return out
 
 
+def _stair_stub(room: Room, centre: tuple, other: Room, kind: str, nth: int) -> list[str]:
+    """A stairs symbol beside the room with the number of the room it leads to."""
+    cx, cy = centre
+    left = room.x > 0  # on the right of its panel: label on the left, so it stays on the page
+    x = cx - room.w * SQ / 2 - 20 if left else cx + room.w * SQ / 2 + 4
+    y = cy - room.h * SQ / 2 + 2 + nth * 16
+    arrow = "down" if other.level > room.level else "up"
+    anchor, tx = ("end", -3) if left else ("start", 19)
+    return [
+        f'<g transform="translate({x:.1f},{y:.1f})">'
+        '<rect x="0" y="0" width="16" height="12" fill="#fff" stroke="#000"/>'
+        + "".join(f'<line x1="{v}" y1="0" x2="{v}" y2="12" stroke="#000"/>' for v in (4, 8, 12))
+        + f'<text x="{tx}" y="10" font-size="10" text-anchor="{anchor}" font-family="{FONT}">'
+        f"{arrow} to {other.id} ({escape(kind)})</text></g>"
+    ]
+
+
 def _room(room: Room, centre: tuple[float, float]) -> list[str]:
     cx, cy = centre
     w, h = room.w * SQ, room.h * SQ
     out = [
         f'<rect x="{cx - w / 2:.1f}" y="{cy - h / 2:.1f}" width="{w}" height="{h}" '
         f'fill="#fff" stroke="#000" stroke-width="2"/>',
-        f'<text x="{cx:.1f}" y="{cy + 5:.1f}" font-size="15" font-weight="bold" '
+        f'<text x="{cx:.1f}" y="{cy + 2:.1f}" font-size="15" font-weight="bold" '
         f'text-anchor="middle" font-family="{FONT}">{room.id}</text>',
     ]
+    # Markers sit in a row along the bottom edge, clear of the number.
+    marks = []
     if room.monsters:
-        out.append(
-            f'<circle cx="{cx - w / 2 + 7:.1f}" cy="{cy - h / 2 + 7:.1f}" r="3.5" fill="#000"/>'
-        )
+        marks.append('<circle cx="0" cy="0" r="3.5" fill="#000"/>')
     if room.hoard:
-        x, y = cx + w / 2 - 8, cy - h / 2 + 8
-        out.append(f'<path d="M{x:.1f},{y - 5:.1f} l5,5 l-5,5 l-5,-5 z" fill="#000"/>')
+        marks.append('<path d="M0,-5 l5,5 l-5,5 l-5,-5 z" fill="#000"/>')
     if room.trap:
-        x, y = cx + w / 2 - 8, cy + h / 2 - 8
-        out.append(f'<path d="M{x:.1f},{y - 5:.1f} l5,9 l-10,0 z" fill="none" stroke="#000"/>')
+        marks.append('<path d="M0,-5 l5,9 l-10,0 z" fill="none" stroke="#000"/>')
+    for i, mark in enumerate(marks):
+        mx = cx + (i - (len(marks) - 1) / 2) * 12
+        out.append(f'<g transform="translate({mx:.1f},{cy + h / 2 - 8:.1f})">{mark}</g>')
     if room.entrance:
         out.append(
             f'<line x1="{cx:.1f}" y1="{cy - h / 2 - 30:.1f}" '
@@ -112,7 +121,7 @@ def _room(room: Room, centre: tuple[float, float]) -> list[str]:
     return out
 
 
-def _legend(y: float, width: float) -> list[str]:
+def _legend(y: float, width: float, height: float) -> list[str]:
     items = [
         ("open", '<line x1="0" y1="0" x2="30" y2="0" stroke="#000" stroke-width="2.4"/>'),
         (
@@ -147,10 +156,10 @@ def _legend(y: float, width: float) -> list[str]:
     ]
     out = [
         f'<g transform="translate({MARGIN},{y})">',
-        f'<rect x="0" y="0" width="{width - 2 * MARGIN}" height="{LEGEND_H - 14}" fill="#fff" '
+        f'<rect x="0" y="0" width="{width - 2 * MARGIN}" height="{height - 14}" fill="#fff" '
         'stroke="#000" stroke-width="1"/>',
     ]
-    per_row = 4
+    per_row = 4 if width > 800 else 3
     col_w = (width - 2 * MARGIN) / per_row
     for i, (label, symbol) in enumerate(items):
         x, yy = 12 + (i % per_row) * col_w, 22 + (i // per_row) * 32
@@ -168,7 +177,8 @@ def site_svg(site: Site) -> str:
     columns = 1 if levels == 1 else 2
     rows = math.ceil(levels / columns)
     width = 2 * MARGIN + columns * PANEL_W
-    height = TITLE_H + rows * PANEL_H + LEGEND_H
+    legend_h = LEGEND_H if columns > 1 else LEGEND_H + 32  # three legend rows when narrow
+    height = TITLE_H + rows * PANEL_H + legend_h
     centres = {r.id: _centre(r, columns) for r in site.rooms}
     rooms = {r.id: r for r in site.rooms}
     out = [
@@ -195,12 +205,19 @@ def site_svg(site: Site) -> str:
                 f'<text x="{ox - PANEL_W / 2 + 12:.1f}" y="{oy - PANEL_H / 2 + 20:.1f}" '
                 f'font-size="12" font-weight="bold" font-family="{FONT}">Level {depth}</text>'
             )
+    stubs: dict[int, int] = {}
     for c in site.connections:
         a, b = rooms[c.from_room], rooms[c.to_room]
+        if c.levels:
+            # Ways between levels are marked at both ends ("to 13"), not drawn across panels.
+            for here, there in ((a, b), (b, a)):
+                out += _stair_stub(here, centres[here.id], there, c.kind, stubs.get(here.id, 0))
+                stubs[here.id] = stubs.get(here.id, 0) + 1
+            continue
         ca, cb = centres[a.id], centres[b.id]
         out += _way(c, _edge_point(a, ca, cb), _edge_point(b, cb, ca))
     for r in site.rooms:
         out += _room(r, centres[r.id])
-    out += _legend(TITLE_H + rows * PANEL_H, width)
+    out += _legend(TITLE_H + rows * PANEL_H, width, legend_h)
     out.append("</svg>")
     return "\n".join(out) + "\n"
