@@ -44,7 +44,9 @@ def check_seed(seed: str) -> str:
 
 
 def _seed_int(address: str) -> int:
-    return int.from_bytes(hashlib.sha256(address.encode("utf-8")).digest(), "big")
+    # surrogatepass: a seed from undecodable command-line bytes still hashes, stably.
+    digest = hashlib.sha256(address.encode("utf-8", "surrogatepass")).digest()
+    return int.from_bytes(digest, "big")
 
 
 class Rng:

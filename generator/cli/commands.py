@@ -7,3 +7,12 @@ import typer
 
 def register(app: typer.Typer) -> None:
     """Add each generator's command to the app. New command modules add one line here."""
+    from generator.cli import site_cmd
+
+    app.command("site")(site_cmd.site)
+    app.command("render")(site_cmd.render)
+
+    from generator.cli import treasure_cmd
+
+    app.command("hoard")(treasure_cmd.hoard)
+    app.command("weapon")(treasure_cmd.weapon)

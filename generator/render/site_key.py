@@ -5,7 +5,7 @@ from __future__ import annotations
 from generator.model.site import Connection, Room, Site
 from generator.render import blocks as b
 from generator.render.statblock import stat_block
-from generator.render.treasure_text import hoard_text
+from generator.render.treasure_text import hoard_points
 
 CONTENT_LABELS = {
     "monsters_with_treasure": "Occupied, with treasure",
@@ -111,7 +111,10 @@ def room_blocks(site: Site, room: Room) -> list[b.Block]:
     senses += f" You hear {room.sound.rstrip('.')}. It smells of {room.smell.rstrip('.')}."
     lead = f"{room.size}. " if room.size else ""
     out.append(b.p(f"{lead}{senses}"))
-    out.append(b.li(f"Contents: {CONTENT_LABELS[room.contents]}."))
+    label = CONTENT_LABELS[room.contents]
+    if room.contents == "hidden_treasure":
+        label = "Unoccupied, treasure " + ("guarded by a trap" if room.trap else "hidden")
+    out.append(b.li(f"Contents: {label}."))
     if room.monsters:
         out.append(b.li(f"Monsters: {occupants(site, room)}"))
     if room.trap:
@@ -124,11 +127,7 @@ def room_blocks(site: Site, room: Room) -> list[b.Block]:
         )
     if room.hoard:
         out.append(b.li(f"Treasure ({room.hoard.value_cp:,} c.p.): {room.hoard_place}"))
-        out += [
-            b.li("  " + line.strip())
-            for line in hoard_text(room.hoard).splitlines()
-            if line.strip()
-        ]
+        out += [b.li(f"  {point}") for point in hoard_points(room.hoard)]
     if room.feature:
         f = room.feature
         out.append(b.li(f"Feature, {f.name}: {f.description} {f.use}".strip()))

@@ -1,0 +1,181 @@
+"""Plain-text treasure: a hoard or a magic weapon as a referee's treasure list.
+
+Renderers never roll dice: everything here comes from the model. ``hoard_lines`` and
+``weapon_lines`` return lines without a trailing newline so site renderers can indent and
+embed them; ``hoard_text`` and ``weapon_text`` join them.
+"""
+
+from __future__ import annotations
+
+import textwrap
+
+from generator.model.treasure import COINS_PER_SLOT, Coins, Hoard, Item, MagicWeapon
+
+WIDTH = 88
+_KINDS = {"magic_weapon": "a magic weapon", "scroll": "a spell scroll", "focus": "an arcane focus"}
+
+
+def worth(cp: int) -> str:
+    """'1,000 c.p. (10 g.p.)', '465 c.p. (4.65 g.p.)', '40 c.p.'."""
+    if cp < 100:
+        return f"{cp:,} c.p."
+    gp = f"{cp // 100:,}" if cp % 100 == 0 else f"{cp / 100:,.2f}"
+    return f"{cp:,} c.p. ({gp} g.p.)"
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n:,} {word}" if n == 1 else f"{n:,} {word}s"
+
+
+def coins_phrase(coins: Coins) -> str:
+    """'3 g.p., 12 s.p. and 45 c.p.' (metals with none are left out)."""
+    parts = [
+        f"{n:,} {unit}"
+        for n, unit in ((coins.gp, "g.p."), (coins.sp, "s.p."), (coins.cp, "c.p."))
+        if n
+    ]
+    if not parts:
+        return "no coins"
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def _wrap(text: str, indent: str, hang: str = "") -> list[str]:
+    lines = textwrap.wrap(
+        text, WIDTH, initial_indent=indent, subsequent_indent=indent + hang, break_on_hyphens=False
+    )
+    return lines or [indent]
+
+
+def weapon_lines(weapon: MagicWeapon, indent: str = "") -> list[str]:
+    """A magic weapon: name, worth and slots, form, power die, powers and bonus."""
+    more = indent + "  "
+    hands = "one-handed" if weapon.hands == 1 else "two-handed"
+    lines = _wrap(weapon.name, indent)
+    lines += _wrap(
+        f"{hands.capitalize()} {weapon.form} weapon; power die {weapon.power_die}, "
+        f"level {weapon.level}; worth {worth(weapon.value_cp)}; "
+        f"{_plural(weapon.slots, 'slot')}.",
+        more,
+    )
+    if weapon.powers:
+        effects = weapon.power_effects or [""] * len(weapon.powers)
+        for name, effect in zip(weapon.powers, effects, strict=True):
+            lines += _wrap(f"- {name}: {effect}".rstrip(": "), more, "  ")
+    else:
+        lines += _wrap("- No powers.", more)
+    if weapon.bonus:
+        lines += _wrap(f"- +{weapon.bonus} to attack and damage rolls.", more)
+    if weapon.description:
+        lines += _wrap(weapon.description, more)
+    return lines
+
+
+def weapon_text(weapon: MagicWeapon) -> str:
+    lines = weapon_lines(weapon)
+    if weapon.seed:
+        lines.append(f"  (seed {weapon.seed})")
+    return "\n".join(lines) + "\n"
+
+
+def _item_lines(item: Item, indent: str) -> list[str]:
+    more = indent + "  "
+    if item.weapon is not None:
+        return weapon_lines(item.weapon, indent)
+    if item.kind == "focus":
+        head = f"{item.name}: {worth(item.value_cp)}"
+    elif item.quantity > 1:
+        head = f"{item.quantity} x {item.name}, {worth(item.unit_cp)} each: {worth(item.value_cp)}"
+    else:
+        head = f"{item.name}: {worth(item.value_cp)}"
+    lines = _wrap(head[:1].upper() + head[1:], indent)
+    if item.description:
+        lines += _wrap(item.description, more)
+    return lines
+
+
+def hoard_lines(hoard: Hoard, indent: str = "") -> list[str]:
+    """A hoard as a treasure list: magic item, valuables, coins and slots, then experience."""
+    more = indent + "  "
+    lines = [f"{indent}Hoard worth {worth(hoard.value_cp)}"]
+    magic = [i for i in hoard.items if i.magic]
+    goods = [i for i in hoard.items if not i.magic]
+    if magic:
+        kinds = " and ".join(_KINDS.get(i.kind, i.kind) for i in magic)
+        lines += _wrap(f"Magic item (d6 rolled {hoard.magic_roll}): {kinds}.", indent)
+        for item in magic:
+            lines += _item_lines(item, more)
+    elif hoard.magic_roll:
+        lines += _wrap(f"Magic item (d6 rolled {hoard.magic_roll}): none, just valuables.", indent)
+    if hoard.note:
+        lines += _wrap(f"Note: {hoard.note}", more)
+    if goods:
+        total = sum(i.value_cp for i in goods)
+        lines += _wrap(f"Valuables, {worth(total)} in all:", indent)
+        for item in goods:
+            lines += _item_lines(item, more)
+    coins = hoard.coins
+    if coins.count:
+        lines += _wrap(
+            f"Coins: {coins_phrase(coins)}, {worth(coins.value_cp)} in all; "
+            f"{_plural(coins.slots, 'slot')} ({COINS_PER_SLOT} coins of one metal a slot).",
+            indent,
+        )
+    else:
+        lines += _wrap("Coins: none.", indent)
+    weapon_slots = sum(i.weapon.slots for i in hoard.items if i.weapon)
+    carried = [w for w, n in (("the coins", coins.slots), ("the weapon", weapon_slots)) if n]
+    if carried:
+        slots = f"Slots: {_plural(hoard.slots, 'slot')} to carry {' and '.join(carried)}."
+    else:
+        slots = "Slots: no coins to carry."
+    lines += _wrap(slots + " Valuables take what space the referee judges.", indent)
+    lines += _wrap(
+        f"XP: {hoard.xp_if_sold:,} if everything is sold; "
+        f"{hoard.xp_coins_and_valuables:,} for the coins and valuables alone "
+        "(magic items give experience only when sold).",
+        indent,
+    )
+    return lines
+
+
+def hoard_text(hoard: Hoard) -> str:
+    lines = hoard_lines(hoard)
+    if hoard.seed:
+        lines.append(f"(seed {hoard.seed}; level {hoard.level}; holders' die {hoard.holder_die})")
+    return "\n".join(lines) + "\n"
+
+
+def item_phrase(item: Item) -> str:
+    """One item as a single unwrapped sentence (for room keys and booklets)."""
+    if item.weapon is not None:
+        w = item.weapon
+        hands = "one-handed" if w.hands == 1 else "two-handed"
+        powers = "; ".join(
+            f"{name}: {effect.rstrip('.')}".rstrip(": ")
+            for name, effect in zip(w.powers, w.power_effects or [""] * len(w.powers), strict=True)
+        )
+        bonus = f"; +{w.bonus} to attack and damage" if w.bonus else ""
+        return (
+            f"{w.name} ({hands} {w.form}, power die {w.power_die}, level {w.level}{bonus}). "
+            f"{w.description} Powers: {powers or 'none'}. Worth {worth(item.value_cp)}."
+        )
+    if item.quantity > 1:
+        head = f"{item.quantity} x {item.name}, {worth(item.unit_cp)} each"
+    else:
+        head = f"{item.name[:1].upper() + item.name[1:]}, {worth(item.value_cp)}"
+    return f"{head}: {item.description}" if item.description else head
+
+
+def hoard_points(hoard: Hoard) -> list[str]:
+    """A hoard as short unwrapped points: each item, the coins, the experience."""
+    points = [item_phrase(i) for i in hoard.items]
+    coins = hoard.coins
+    if coins.count:
+        points.append(f"Coins: {coins_phrase(coins)} ({_plural(coins.slots, 'slot')} to carry).")
+    if hoard.note:
+        points.append(f"Note: {hoard.note}")
+    points.append(
+        f"XP {hoard.xp_if_sold:,} if everything is sold; {hoard.xp_coins_and_valuables:,} "
+        "in coins and valuables alone."
+    )
+    return points

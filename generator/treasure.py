@@ -1,0 +1,475 @@
+"""Treasure hoards and magic weapons, by FMC Basic, Treasure Hoards and Magic Weapons.
+
+Pure functions: (TableSet, Rng, options) -> model. Worth is in copper pieces, which is also
+experience (1 c.p. = 1 XP, 1 s.p. = 10, 1 g.p. = 100). The caller decides a hoard's value (a
+site of level L holds 1,000 x L c.p. split between two hoards; a one-room lair 500 x d6 for
+monsters and treasure together); :func:`roll_hoard` fills exactly that value.
+
+How a hoard is filled
+---------------------
+1. Its own stream rolls the d6 on ``treasure/magic-item``: 1 a magic weapon, 2 a spell scroll,
+   3 an arcane focus, 4-6 just valuable.
+2. The magic item is worked out in its own child stream (``<hoard>/weapon``, ``/scroll``,
+   ``/focus``); ``delve weapon --seed <hoard>/weapon --die <its die>`` shows the same weapon.
+   Worth: a scroll 1,000 c.p. and a weapon 100 c.p. per face of its power die (both from the
+   rules). The rules give a focus no worth; we price it at 500 c.p. per point of energy (half a
+   scroll: a point of energy powers one casting each adventure, where a scroll is the spell).
+3. **A magic item worth more than the whole hoard** is kept in a lesser form if it has one, so
+   the adventurers still find magic and the total stays exact; ``Hoard.note`` says what changed:
+
+   - a weapon's power die steps down (d10 -> d8 -> ...) until the weapon fits: a lesser blade
+     the holders took from weaker hands; below a d4 (400 c.p.) there is no weapon;
+   - a focus is found partly drained: it holds as many points of energy as fit (500 c.p. each);
+     a hoard under 500 c.p. has no focus;
+   - a scroll has no lesser form: a hoard under 1,000 c.p. holds none.
+
+   With no item left, the hoard is "just valuable", as on a 4-6.
+4. Of what is left, a share of 0-50 % (by a d6: (d6 - 1) x 10 %) is set aside as coins. The rest
+   buys distinct valuables from ``treasure/valuables``: a handful of pieces, more for a bigger
+   budget (as many as the budget has digits, sometimes one more), each priced between a quarter
+   of and a whole even share of what remains. Trade goods (``kind: trade``) may come several of
+   a kind (``3 x old bottle of wine``) when the share is worth several; other pieces come alone
+   unless the share is dearer than anything on the table. Whatever the valuables do not use
+   becomes coins, so coins + items = value exactly and nothing is ever negative.
+5. Coins are split by the size of the pile: a small one mostly copper, a large one mostly gold.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left, bisect_right
+from collections.abc import Callable
+from dataclasses import dataclass
+from math import log10
+from typing import Any
+
+from generator.errors import DelveError, TableError
+from generator.model.treasure import FORMS, POWER_DICE, Coins, Hoard, Item, MagicWeapon
+from generator.rng import Rng
+from generator.tables import Entry, Table, TableSet
+
+__all__ = [
+    "POWER_DICE",
+    "SCROLL_CP",
+    "FOCUS_CP_PER_ENERGY",
+    "check_power_die",
+    "weapon_value_cp",
+    "roll_weapon",
+    "roll_hoard",
+]
+
+# FMC Basic, Treasure Hoards: a scroll is worth 1,000 c.p.
+SCROLL_CP = 1000
+# Our choice (the text prices no focus): 500 c.p. per point of energy, half a scroll.
+FOCUS_CP_PER_ENERGY = 500
+_SIDES = {"d4": 4, "d6": 6, "d8": 8, "d10": 10, "d12": 12}
+_MAX_QUANTITY = 20  # at most this many of one valuable; a vaster share spills into coins
+
+_WEAPON_KEY = "treasure/weapon"
+_HOARD_KEY = "treasure/hoard"
+
+
+# --------------------------------------------------------------------------- checks
+
+
+def check_power_die(die: Any, what: str = "power die") -> str:
+    """'d8' (any case, spaces ignored) -> 'd8'; anything else is a DelveError naming `what`."""
+    if isinstance(die, str) and die in _SIDES:
+        return die
+    text = die.strip().lower() if isinstance(die, str) else None
+    if text not in _SIDES:
+        raise DelveError(
+            f"{what}: {die!r} is not a power die; use one of {', '.join(POWER_DICE)} "
+            "(the damage dice of mook, grunt, elite, lieutenant and boss)"
+        )
+    return text
+
+
+def weapon_value_cp(power_die: str) -> int:
+    """FMC Basic, Treasure Hoards: a weapon is worth as many g.p. as its power die's maximum."""
+    return 100 * _SIDES[power_die]
+
+
+def _check_whole(name: str, value: Any, least: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise DelveError(f"{name}: must be a whole number, not {value!r}")
+    if value < least:
+        raise DelveError(f"{name}: must be at least {least}, not {value:,}")
+    return value
+
+
+# --------------------------------------------------------------------------- table lookups
+
+
+def _problem(table: Table, line: int, message: str) -> TableError:
+    return TableError([f"{table.path}:{line}: table '{table.id}': {message}"])
+
+
+def _picker(tables: TableSet, table_id: str) -> Callable[[Rng], str]:
+    """A fast roll returning the result text (static texts, by weight); else the full roll."""
+    table = tables.get(table_id)
+    if table.die is None and all(e.template.static is not None for e in table.entries):
+        texts = [e.template.static or "" for e in table.entries]
+        cumulative = table.cumulative
+        total = cumulative[-1]
+        return lambda rng: texts[bisect_right(cumulative, rng.random() * total)]
+    return lambda rng: tables.roll(table_id, rng).text
+
+
+def _entry_roller(table: Table) -> Callable[[Rng], tuple[int, Entry]]:
+    """(number rolled, entry): the die's value, or the entry's place (1-based) if weighted."""
+    if table.die is not None:
+        roll, lookup, low = table.die.roll, table.lookup, table.low
+
+        def by_die(rng: Rng) -> tuple[int, Entry]:
+            value = roll(rng)
+            return value, lookup[value - low]
+
+        return by_die
+    entries, cumulative = table.entries, table.cumulative
+    total = cumulative[-1]
+
+    def by_weight(rng: Rng) -> tuple[int, Entry]:
+        i = bisect_right(cumulative, rng.random() * total)
+        return i + 1, entries[i]
+
+    return by_weight
+
+
+def _text(tables: TableSet, table: Table, entry: Entry, rng: Rng) -> str:
+    static = entry.template.static
+    if static is not None:
+        return static
+    return tables._rolled(table, entry, rng, None).text
+
+
+@dataclass
+class _WeaponTables:
+    powers: list[tuple[str, str, str]]  # (name, effect, flavor) for rolls 1..12
+    roll_form: Callable[[Rng], tuple[int, Entry]]
+    nouns: dict[tuple[str, int], list[str]]
+    look: Callable[[Rng], str]
+    epithet: Callable[[Rng], str]
+
+
+def _weapon_tables(tables: TableSet) -> _WeaponTables:
+    cached = tables.derived.get(_WEAPON_KEY)
+    if cached is not None:
+        return cached
+    powers_t = tables.require_fields(
+        "treasure/weapon-powers", {"name": "str", "effect": "str", "flavor": "str"}
+    )
+    # FMC Basic, Magic Weapons: a d12 power die rolls 1-12 on a 12-line table.
+    need = max(_SIDES.values())
+    if powers_t.die is not None:
+        covered = powers_t.low <= 1 and powers_t.die.max >= need
+        by_roll = [powers_t.lookup[n - powers_t.low] for n in range(1, need + 1)] if covered else []
+    else:
+        by_roll = powers_t.entries[:need]
+    if len(powers_t.entries) < need or len(by_roll) < need:
+        raise _problem(
+            powers_t,
+            powers_t.line,
+            f"has {len(powers_t.entries)} entries but a d12 power die can roll 1-{need}: "
+            f"it needs {need} entries, one for each roll",
+        )
+    powers = [(e["name"], e["effect"], e["flavor"]) for e in by_roll]
+
+    form_t = tables.require_fields("treasure/weapon-form", {"form": "str", "hands": "int"})
+    kinds_t = tables.require_fields(
+        "treasure/weapon-kinds", {"form": "str", "hands": "int", "noun": "str"}
+    )
+    for t in (form_t, kinds_t):
+        for e in t.entries:
+            if e["form"] not in FORMS:
+                raise _problem(t, e.line, f"form {e['form']!r} must be one of {', '.join(FORMS)}")
+            if e["hands"] not in (1, 2):
+                raise _problem(t, e.line, f"hands must be 1 or 2, not {e['hands']!r}")
+    nouns: dict[tuple[str, int], list[str]] = {}
+    for e in kinds_t.entries:
+        nouns.setdefault((e["form"], e["hands"]), []).append(e["noun"])
+    look = _picker(tables, "treasure/weapon-looks")
+    epithet = _picker(tables, "treasure/weapon-epithets")
+    built = _WeaponTables(powers, _entry_roller(form_t), nouns, look, epithet)
+    tables.derived[_WEAPON_KEY] = built
+    return built
+
+
+@dataclass
+class _HoardTables:
+    roll_magic: Callable[[Rng], tuple[int, Entry]]
+    spells: Table
+    roll_spell: Callable[[Rng], tuple[int, Entry]]
+    scroll_look: Callable[[Rng], str]
+    focus_object: Callable[[Rng], str]
+    valuables: Table
+    worths: list[int]  # ascending
+    goods: list[Entry]  # in the same order as worths, and so are:
+    names: list[str]
+    texts: list[str | None]  # the text, unless it holds dice or references
+    lots: list[bool]  # trade goods, which may come several of a kind
+
+
+def _hoard_tables(tables: TableSet) -> _HoardTables:
+    cached = tables.derived.get(_HOARD_KEY)
+    if cached is not None:
+        return cached
+    magic_t = tables.require_fields("treasure/magic-item", {"key": "str"})
+    kinds = ("magic_weapon", "scroll", "focus", "valuable")
+    for e in magic_t.entries:
+        if e["key"] not in kinds:
+            raise _problem(magic_t, e.line, f"key {e['key']!r} must be one of {', '.join(kinds)}")
+    spells_t = tables.require_fields("spells", {"name": "str", "effect": "str"})
+    goods_t = tables.require_fields("treasure/valuables", {"name": "str", "worth_cp": "int"})
+    for e in goods_t.entries:
+        if e["worth_cp"] < 1:
+            raise _problem(goods_t, e.line, f"worth_cp must be at least 1, not {e['worth_cp']}")
+    goods = sorted(goods_t.entries, key=lambda e: (e["worth_cp"], e["name"]))
+    built = _HoardTables(
+        roll_magic=_entry_roller(magic_t),
+        spells=spells_t,
+        roll_spell=_entry_roller(spells_t),
+        scroll_look=_picker(tables, "treasure/scroll-looks"),
+        focus_object=_picker(tables, "treasure/focus-objects"),
+        valuables=goods_t,
+        worths=[e["worth_cp"] for e in goods],
+        goods=goods,
+        names=[e["name"] for e in goods],
+        texts=[e.template.static for e in goods],
+        lots=[e.get("kind") == "trade" for e in goods],
+    )
+    tables.derived[_HOARD_KEY] = built
+    return built
+
+
+# --------------------------------------------------------------------------- weapons
+
+
+def _article(word: str) -> str:
+    return "an" if word[:1].lower() in "aeiou" else "a"
+
+
+def _join(phrases: list[str]) -> str:
+    if len(phrases) < 2:
+        return "".join(phrases)
+    return ", ".join(phrases[:-1]) + " and " + phrases[-1]
+
+
+def roll_weapon(tables: TableSet, rng: Rng, power_die: str) -> MagicWeapon:
+    """A magic weapon whose power die is its holders' damage die (FMC Basic, Magic Weapons)."""
+    die = check_power_die(power_die)
+    look = _weapon_tables(tables)
+    random = rng.random
+    # FMC Basic, Magic Weapons: roll the power die and every die below it on the powers table;
+    # a result already rolled is null. The weapon's level is the number of dice rolled.
+    level = POWER_DICE.index(die) + 1
+    rolled: list[tuple[str, str, str]] = []
+    for sides in (4, 6, 8, 10, 12)[:level]:
+        power = look.powers[int(random() * sides)]  # roll N -> the table's entry N
+        if all(power[0] != p[0] for p in rolled):
+            rolled.append(power)
+    # FMC Basic, Magic Weapons: fewer powers than its level -> the difference is its bonus.
+    bonus = max(0, level - len(rolled))
+    # FMC Basic, Magic Weapons: d6 -- smashing 1/4, slashing 2/5, stabbing 3/6;
+    # one-handed 1-3, two-handed 4-6.
+    _, form_entry = look.roll_form(rng)
+    form, hands = form_entry["form"], form_entry["hands"]
+    choices = look.nouns.get((form, hands))
+    noun = choices[int(random() * len(choices))] if choices else f"{form} weapon"
+    epithet = look.epithet(rng)
+    epithet = epithet[:1].upper() + epithet[1:]
+    name = f"{epithet}, {_article(noun)} {noun} {look.look(rng)}"
+    kind = noun if "handed" in noun else f"{'one' if hands == 1 else 'two'}-handed {noun}"
+    if rolled:
+        description = f"A {kind} that {_join([p[2] for p in rolled])}."
+        if bonus:
+            description += f" It adds +{bonus} to attack and damage rolls."
+    else:
+        description = (
+            f"A {kind} with no powers, plain but keen: +{bonus} to attack and damage rolls."
+        )
+    return MagicWeapon(
+        name=name,
+        description=description,
+        power_die=die,
+        level=level,
+        form=form,
+        hands=hands,
+        powers=[p[0] for p in rolled],
+        power_effects=[p[1] for p in rolled],
+        bonus=bonus,
+        value_cp=weapon_value_cp(die),
+        seed=rng.address,
+    )
+
+
+# --------------------------------------------------------------------------- hoards
+
+
+def _weapon_item(
+    tables: TableSet, rng: Rng, value_cp: int, holder_die: str
+) -> tuple[Item | None, str]:
+    die = holder_die
+    # Our rule: too dear for the hoard -> a lesser weapon, one die size down at a time.
+    while weapon_value_cp(die) > value_cp and die != POWER_DICE[0]:
+        die = POWER_DICE[POWER_DICE.index(die) - 1]
+    wanted = weapon_value_cp(holder_die)
+    if weapon_value_cp(die) > value_cp:
+        least = "" if holder_die == die else f", or even a {die} ({weapon_value_cp(die):,} c.p.),"
+        return None, (
+            f"Rolled a magic weapon, but a {holder_die} weapon ({wanted:,} c.p.){least} is worth "
+            f"more than this {value_cp:,} c.p. hoard: no magic item."
+        )
+    weapon = roll_weapon(tables, rng.child("weapon"), die)
+    note = ""
+    if die != holder_die:
+        note = (
+            f"Rolled a magic weapon, but a {holder_die} weapon ({wanted:,} c.p.) is worth more "
+            f"than this {value_cp:,} c.p. hoard: it is a lesser {die} weapon instead."
+        )
+    item = Item("magic_weapon", weapon.name, weapon.value_cp, weapon.description, weapon=weapon)
+    return item, note
+
+
+def _scroll_item(
+    tables: TableSet, look: _HoardTables, rng: Rng, value_cp: int
+) -> tuple[Item | None, str]:
+    if SCROLL_CP > value_cp:
+        return None, (
+            f"Rolled a spell scroll, but a scroll ({SCROLL_CP:,} c.p.) is worth more than this "
+            f"{value_cp:,} c.p. hoard: no magic item."
+        )
+    srng = rng.child("scroll")
+    _, entry = look.roll_spell(srng)
+    spell, effect = entry["name"], entry["effect"]
+    description = f"{look.scroll_look(srng)} It holds the spell {spell}: {effect}"
+    return Item("scroll", f"Scroll of {spell}", SCROLL_CP, description, spell=spell), ""
+
+
+def _focus_item(look: _HoardTables, rng: Rng, value_cp: int, level: int) -> tuple[Item | None, str]:
+    # FMC Basic, Treasure Hoards: a focus holds energy equal to the site's level.
+    energy, note = level, ""
+    wanted = FOCUS_CP_PER_ENERGY * level
+    if wanted > value_cp:
+        energy = value_cp // FOCUS_CP_PER_ENERGY
+        if energy == 0:
+            return None, (
+                f"Rolled an arcane focus, but a focus holding {level} energy ({wanted:,} c.p.) "
+                f"is worth more than this {value_cp:,} c.p. hoard: no magic item."
+            )
+        note = (
+            f"Rolled an arcane focus holding {level} energy ({wanted:,} c.p.), more than this "
+            f"{value_cp:,} c.p. hoard: it is found partly drained, holding {energy}."
+        )
+    description = look.focus_object(rng.child("focus"))
+    worth = FOCUS_CP_PER_ENERGY * energy
+    item = Item("focus", f"Arcane focus ({energy} energy)", worth, description, energy=energy)
+    return item, note
+
+
+def _valuables(tables: TableSet, look: _HoardTables, rng: Rng, budget: int) -> list[Item]:
+    """Distinct valuables worth at most `budget` in all: a handful, sized to the budget."""
+    worths = look.worths
+    cheapest, dearest = worths[0], worths[-1]
+    if budget < cheapest:
+        return []
+    random = rng.random
+    wanted = len(str(budget)) + (random() < 0.5)  # as many as its digits: 5,000 -> 4 or 5
+    wanted = min(wanted, len(worths))
+    used: list[int] = []
+    picked: list[tuple[int, int, int]] = []  # (-line worth, index, quantity)
+    remaining = budget
+    for i in range(wanted):
+        if remaining < cheapest:
+            break
+        target = remaining // (wanted - i)
+        if target < cheapest:
+            target = remaining
+        # Prefer pieces worth between a quarter of the share and the whole share.
+        hi = bisect_right(worths, target)
+        lo = bisect_left(worths, target >> 2, 0, hi)
+        if lo >= hi:
+            lo = hi - 3 if hi > 3 else 0
+        j = lo + int(random() * (hi - lo))
+        if j in used:
+            free = [k for k in range(lo, hi) if k not in used]
+            if not free:
+                free = [k for k in range(hi - 1, -1, -1) if k not in used][:3]
+                if not free:
+                    break
+            j = free[int(random() * len(free))]
+        used.append(j)
+        worth = worths[j]
+        quantity = 1
+        # Trade goods come by the lot (3 x old bottle of wine); a one-off piece of art or
+        # jewellery comes alone, unless the share is more than the dearest thing on the table.
+        if target >= 2 * worth and (look.lots[j] or target > dearest):
+            most = min(target // worth, _MAX_QUANTITY)
+            quantity = 1 + int(random() * most)
+        picked.append((-worth * quantity, j, quantity))
+        remaining -= worth * quantity
+    picked.sort()
+    goods, texts = look.goods, look.texts
+    return [
+        Item(
+            "valuable",
+            look.names[j],
+            -line,
+            texts[j] if texts[j] is not None else _text(tables, look.valuables, goods[j], rng),
+            quantity,
+        )
+        for line, j, quantity in picked
+    ]
+
+
+def _coins(rng: Rng, total: int) -> Coins:
+    """Split `total` c.p. into coins: small piles mostly copper, large ones mostly gold."""
+    if total <= 0:
+        return Coins()
+    size = log10(total)  # 1 for 10 c.p., 3 for 1,000 c.p., 5 for 100,000 c.p.
+    gold = min(0.95, max(0.0, 0.35 * size - 0.6 + 0.2 * (rng.random() - 0.5)))
+    copper = min(1.0, max(0.03, 1.1 - 0.3 * size + 0.2 * (rng.random() - 0.5)))
+    gp = int(total * gold) // 100
+    rest = total - 100 * gp
+    sp = max(0, int(rest - total * copper)) // 10
+    return Coins(cp=rest - 10 * sp, sp=sp, gp=gp)
+
+
+def roll_hoard(
+    tables: TableSet, rng: Rng, value_cp: int, level: int = 1, holder_die: str = "d6"
+) -> Hoard:
+    """A hoard worth exactly `value_cp` c.p. (see the module notes for how it is filled).
+
+    `level` is the site's level (a focus holds that much energy); `holder_die` is the damage
+    die of the monsters who keep the hoard, which a magic weapon takes as its power die.
+    """
+    _check_whole("hoard value (c.p.)", value_cp, 0)
+    _check_whole("level", level, 1)
+    holder_die = check_power_die(holder_die, "holder die")
+    look = _hoard_tables(tables)
+    # FMC Basic, Treasure Hoards: d6 -- 1 magic weapon, 2 scroll, 3 focus, 4-6 just valuable.
+    magic_roll, entry = look.roll_magic(rng)
+    key = entry["key"]
+    share = int(rng.random() * 6)  # (d6 - 1) x 10 % of the rest is set aside as coins
+    item: Item | None = None
+    note = ""
+    if key == "magic_weapon":
+        item, note = _weapon_item(tables, rng, value_cp, holder_die)
+    elif key == "scroll":
+        item, note = _scroll_item(tables, look, rng, value_cp)
+    elif key == "focus":
+        item, note = _focus_item(look, rng, value_cp, level)
+    rest = value_cp - (item.value_cp if item else 0)
+    # The valuables come from the hoard's own stream, after the two rolls above: the magic item
+    # has its own child stream, so what it rolled never shifts the valuables.
+    goods = _valuables(tables, look, rng, rest - rest * share // 10)
+    coins = _coins(rng.child("coins"), rest - sum(i.value_cp for i in goods))
+    return Hoard(
+        value_cp=value_cp,
+        level=level,
+        holder_die=holder_die,
+        coins=coins,
+        items=([item] if item else []) + goods,
+        seed=rng.address,
+        magic_roll=magic_roll,
+        note=note,
+    )

@@ -1,0 +1,92 @@
+"""Shared fixtures: a guard on the global random state, the built-in tables, and a CLI runner."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+import pytest
+import typer.rich_utils  # noqa: F401  (rich draws from global random on first import)
+
+import generator.cli
+from generator.cli.common import state
+from generator.tables import TableSet
+
+
+@pytest.fixture(autouse=True)
+def _global_random_untouched(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Fail any test that draws from (or reseeds) the global `random` module.
+
+    Delve passes an Rng down everywhere; a draw from the module-level generator would make
+    output depend on whatever else ran first (the same guard Hypothesis keeps on itself).
+    """
+    before = random.getstate()
+    yield
+    if random.getstate() != before:
+        random.setstate(before)
+        pytest.fail(f"{request.node.nodeid} changed the global random state", pytrace=False)
+
+
+@pytest.fixture(autouse=True)
+def _no_user_tables_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A DELVE_TABLES set in the shell must not leak into tests (tests set it when they mean to)."""
+    monkeypatch.delenv("DELVE_TABLES", raising=False)
+
+
+@pytest.fixture(scope="session")
+def builtin_tables() -> TableSet:
+    """The built-in tables alone (DELVE_TABLES ignored), loaded once for the session."""
+    return TableSet.load(use_env=False)
+
+
+@dataclass
+class CliResult:
+    code: int
+    out: str
+    err: str
+
+
+def _reset_state() -> None:
+    state.tables_dirs = []
+    state.seed = None
+    state.debug = False
+    state._tables = None
+
+
+@pytest.fixture
+def run_cli(capsys: pytest.CaptureFixture[str]) -> Iterator[Callable[..., CliResult]]:
+    """Run `delve ARGS...` in process: run_cli("tables", "roll", "site/obstacles").
+
+    Returns .code (0 when main() returns), .out and .err. The CLI's global state is reset
+    before and after every run so runs never see each other's --tables or --seed.
+    """
+
+    def run(*args: str) -> CliResult:
+        _reset_state()
+        capsys.readouterr()  # drop anything printed before this run
+        try:
+            generator.cli.main([str(a) for a in args])
+            code = 0
+        except SystemExit as exc:
+            if exc.code is None:
+                code = 0
+            elif isinstance(exc.code, int):
+                code = exc.code
+            else:  # sys.exit("message") prints the message and exits 1
+                code = 1
+        finally:
+            _reset_state()
+        captured = capsys.readouterr()
+        return CliResult(code, captured.out, captured.err)
+
+    yield run
+    _reset_state()
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--regen-golden",
+        action="store_true",
+        help="Rewrite the golden files under tests/golden/ from the current output.",
+    )
