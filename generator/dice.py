@@ -294,6 +294,10 @@ class Formula:
     def __repr__(self) -> str:
         return f"Formula({self.text!r})"
 
+    def __reduce__(self) -> tuple:
+        # Rebuilt from its text (its roll function is a closure), e.g. in the tables cache.
+        return (parse, (self.text,))
+
 
 @lru_cache(maxsize=4096)
 def parse(text: str) -> Formula:

@@ -489,8 +489,24 @@ class TableSet:
 
     @classmethod
     def load(cls, user_dirs: Iterable[str | Path] = (), use_env: bool = True) -> TableSet:
-        """Load and validate the built-ins layered with the given folders; raise TableError."""
+        """Load and validate the built-ins layered with the given folders; raise TableError.
+
+        A set that loaded cleanly is cached (see generator/tablecache.py) and reused while no
+        file in its folders changes, which keeps every command's start-up short.
+        """
+        from generator import tablecache
+
         folders = table_folders(user_dirs, use_env)
+        key = tablecache.fingerprint(folders)
+        cached = tablecache.read(key)
+        if cached is not None:
+            return cls(cached, folders)
+        result = cls._load(folders)
+        tablecache.write(key, result.tables)
+        return result
+
+    @classmethod
+    def _load(cls, folders: list[Path]) -> TableSet:
         problems: list[str] = []
         tables: dict[str, Table] = {}
         for index, folder in enumerate(folders):

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import random
+import tempfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
@@ -12,6 +14,9 @@ import typer.rich_utils  # noqa: F401  (rich draws from global random on first i
 import generator.cli
 from generator.cli.common import state
 from generator.tables import TableSet
+
+# The suite keeps its own tables cache, so it neither reads nor fills the user's.
+os.environ["DELVE_CACHE_DIR"] = tempfile.mkdtemp(prefix="delve-test-cache-")
 
 
 @pytest.fixture(autouse=True)

@@ -1,0 +1,78 @@
+"""A cache of validated tables, so commands need not parse every YAML file on each run.
+
+The key is a fingerprint of Delve's version, the Python version and every table file's path,
+size and modification time in the layered folders; any edit makes a new key. Only sets that
+loaded without a problem are cached. The cache lives in DELVE_CACHE_DIR, else
+$XDG_CACHE_HOME/delve, else ~/.cache/delve; DELVE_NO_CACHE=1 turns it off. Any trouble with
+the cache (unwritable folder, stale or corrupt file) just means a normal load.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from generator import __version__
+
+_FORMAT = 1  # bump when the pickled Table layout changes
+
+
+def cache_dir() -> Path:
+    if os.environ.get("DELVE_CACHE_DIR"):
+        return Path(os.environ["DELVE_CACHE_DIR"])
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "delve"
+
+
+def fingerprint(folders: list[Path]) -> str | None:
+    if os.environ.get("DELVE_NO_CACHE"):
+        return None
+    h = hashlib.sha256(f"{__version__}|{sys.version_info[:2]}|{_FORMAT}".encode())
+    try:
+        for folder in folders:
+            h.update(f"\0{folder.resolve()}".encode("utf-8", "surrogatepass"))
+            if not folder.is_dir():
+                return None
+            for path in sorted(folder.rglob("*.y*ml")):
+                st = path.stat()
+                h.update(f"|{path}|{st.st_mtime_ns}|{st.st_size}".encode("utf-8", "surrogatepass"))
+    except OSError:
+        return None
+    return h.hexdigest()
+
+
+def _path(key: str) -> Path:
+    return cache_dir() / f"tables-{key[:32]}.pickle"
+
+
+def read(key: str | None) -> Any:
+    if key is None:
+        return None
+    try:
+        with open(_path(key), "rb") as fh:
+            stored_key, tables = pickle.load(fh)
+    except Exception:  # noqa: BLE001 - a bad cache is never an error, just a miss
+        return None
+    return tables if stored_key == key else None
+
+
+def write(key: str | None, tables: Any) -> None:
+    if key is None:
+        return
+    try:
+        folder = cache_dir()
+        folder.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=".tables-", dir=folder)
+        with os.fdopen(fd, "wb") as fh:
+            pickle.dump((key, tables), fh, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(tmp, _path(key))
+    except Exception:  # noqa: BLE001 - caching is best effort
+        try:
+            Path(tmp).unlink(missing_ok=True)  # type: ignore[possibly-undefined]
+        except Exception:  # noqa: BLE001
+            pass
