@@ -6,13 +6,25 @@ import sys
 from pathlib import Path
 from typing import Annotated
 
-import click
 import typer
 
 from generator import __version__
 from generator.cli import roll_cmd, tables_cmd
 from generator.cli.common import state
 from generator.errors import DelveError, TableError
+
+
+def _click_exception_class() -> type[Exception]:
+    """The ClickException class typer raises: recent typer carries its own copy of click (and no
+    longer installs click at all), older typer re-exports click's. BadParameter derives from it
+    in both, so find it there instead of importing click."""
+    for cls in typer.BadParameter.__mro__:
+        if cls.__name__ == "ClickException":
+            return cls
+    return typer.BadParameter.__mro__[-2]
+
+
+_ClickException = _click_exception_class()
 
 app = typer.Typer(
     name="delve",
@@ -33,7 +45,9 @@ def _version(value: bool) -> None:
 def _global(
     tables: Annotated[
         list[Path] | None,
-        typer.Option("--tables", help="A folder of your own tables over the built-ins (repeatable)."),
+        typer.Option(
+            "--tables", help="A folder of your own tables over the built-ins (repeatable)."
+        ),
     ] = None,
     seed: Annotated[str | None, typer.Option(help="Seed for every command (any text).")] = None,
     debug: Annotated[bool, typer.Option(help="Show tracebacks on errors.")] = False,
@@ -50,11 +64,19 @@ app.add_typer(tables_cmd.app, name="tables")
 app.command("roll")(roll_cmd.roll)
 
 
+_registered = False
+
+
 def _register_optional() -> None:
-    """Command groups added by later modules register here (kept import-light)."""
+    """Command groups added by later modules register here (kept import-light), once only:
+    main() may run many times in one process (the tests do)."""
+    global _registered
+    if _registered:
+        return
     from generator.cli import commands
 
     commands.register(app)
+    _registered = True
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -63,14 +85,17 @@ def main(argv: list[str] | None = None) -> None:
     try:
         _register_optional()
         result = app(args=args, prog_name="delve", standalone_mode=False)
-    except click.exceptions.Exit as err:
+    except typer.Exit as err:
         sys.exit(err.exit_code)
-    except click.ClickException as err:
+    except _ClickException as err:
+        if type(err).__name__ == "NoArgsIsHelpError":  # bare `delve` or `delve tables`: help
+            print(err.format_message())  # type: ignore[attr-defined]
+            sys.exit(0)
         if debug:
             raise
-        print(f"delve: error: {err.format_message()}", file=sys.stderr)
+        print(f"delve: error: {err.format_message()}", file=sys.stderr)  # type: ignore[attr-defined]
         sys.exit(1)
-    except click.exceptions.Abort:
+    except typer.Abort:
         sys.exit(1)
     except TableError as err:
         if debug:

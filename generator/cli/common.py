@@ -51,7 +51,9 @@ def check_count(name: str, value: int) -> int:
     return value
 
 
-def emit(text: str | bytes, out: Path | None, kind: str = "", seed: str = "", ext: str = "") -> None:
+def emit(
+    text: str | bytes, out: Path | None, kind: str = "", seed: str = "", ext: str = ""
+) -> None:
     """Write to -o PATH, to output/KIND-SEED.EXT when `ext` says it is a file, else stdout."""
     if out is None and not ext:
         if isinstance(text, bytes):
