@@ -38,12 +38,23 @@ def fingerprint(folders: list[Path]) -> str | None:
             h.update(f"\0{folder.resolve()}".encode("utf-8", "surrogatepass"))
             if not folder.is_dir():
                 return None
-            for path in sorted(folder.rglob("*.y*ml")):
-                st = path.stat()
+            for path, st in _files(str(folder)):
                 h.update(f"|{path}|{st.st_mtime_ns}|{st.st_size}".encode("utf-8", "surrogatepass"))
     except OSError:
         return None
     return h.hexdigest()
+
+
+def _files(folder: str) -> list[tuple[str, os.stat_result]]:
+    """Every YAML file under a folder with its stat, in a stable order (scandir: no Path churn)."""
+    out: list[tuple[str, os.stat_result]] = []
+    with os.scandir(folder) as it:
+        for entry in it:
+            if entry.is_dir():
+                out += _files(entry.path)
+            elif entry.name.endswith((".yaml", ".yml")):
+                out.append((entry.path, entry.stat()))
+    return sorted(out, key=lambda pair: pair[0])
 
 
 def _path(key: str) -> Path:
