@@ -1,0 +1,1068 @@
+"""The generic converter: an FMC Basic monster looked up in a system's tables, put in its words.
+
+A rules system is a folder of tables under ``systems/KEY/`` (see docs/systems.md). Nothing here
+knows any one system: numbers come from lookup tables keyed by what the monster is (its bracket,
+defense class, damage die, armour, speed, tags), words from its ``terms`` and ``stat-block``
+tables, and the little that cannot be data from a named hook (:mod:`generator.systems.hooks`).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from generator.errors import DelveError, TableError
+from generator.model.monster import Monster
+from generator.monsters import DEFENSE_BONUS, brackets
+from generator.tables import Entry, Table, TableSet, Template, compile_template
+
+if TYPE_CHECKING:
+    from generator.model.site import Site, Trap
+    from generator.systems.hooks import Hook
+
+INDEX = "systems/index"
+SPECIALS = "systems/specials"
+DEADLY = "systems/deadly-traps"
+
+# Terms every system must define (docs/systems.md says what each is for), plus special.KIND for
+# every kind in systems/specials.
+TERM_KEYS = (
+    "reading",
+    "roll",
+    "locked_door",
+    "hidden_door",
+    "long_corridor",
+    "open_way",
+    "trap.ordinary",
+    "trap.deadly",
+    "trap.dodge",
+    "trap.endure",
+    "trap.resolve",
+    "trap.find",
+    "morale",
+    "reaction",
+    "surprise",
+    "initiative",
+    "wandering_site",
+    "wandering_region",
+    "light",
+    "consumables",
+    "weapon_bonus",
+    "energy_drain",
+    "petrify",
+    "poison",
+    "breath",
+    "regeneration",
+    "resist",
+    "special",
+    "area.cone",
+    "area.radius",
+    "area.within",
+    "area.none",
+    "frequency.hour",
+    "frequency.round",
+    "frequency.any",
+    "speed.walk",
+    "speed.fly",
+)
+
+# The general rules a booklet's reference page prints, in order (terms without placeholders).
+PROCEDURE_KEYS = (
+    "roll",
+    "surprise",
+    "initiative",
+    "morale",
+    "reaction",
+    "wandering_site",
+    "wandering_region",
+    "locked_door",
+    "hidden_door",
+    "long_corridor",
+    "trap.find",
+    "light",
+    "consumables",
+    "energy_drain",
+    "petrify",
+    "poison",
+    "breath",
+    "regeneration",
+    "fatigue",
+    "random_events",
+)
+
+SAVES = ("dodge", "endure", "resolve")
+
+# Values every monster brings (FMC Basic numbers carry the fmc_ prefix, so a system's own `hp`
+# can never silently fall back to FMC's).
+BASE_VARS = frozenset(
+    {
+        "name",
+        "plural",
+        "bracket",
+        "bracket_name",
+        "fmc_xp",
+        "fmc_dc",
+        "fmc_hp",
+        "fmc_speed",
+        "fmc_attack",
+        "fmc_damage",
+        "fmc_hit_dice",
+        "damage_type",
+        "damage_word",
+        "resist",
+        "resist_words",
+        "resist_or",
+        "armor",
+        "shield",
+        "tags",
+        "special",
+        "formidable",
+        "class",
+        "speed",
+        "walk",
+        "fly",
+        "regen",
+        "area",
+        "frequency",
+        "reach",
+        "width",
+        "length",
+        "radius",
+        "type",
+    }
+)
+
+
+@dataclass(frozen=True)
+class Lookup:
+    """A table of numbers keyed by something the monster is."""
+
+    name: str  # systems/KEY/<name>
+    key: str  # the key field
+    key_type: str
+
+
+# Applied in this order; later tables override earlier ones where they share a field.
+LOOKUPS = (
+    Lookup("brackets", "bracket", "int"),
+    Lookup("defense", "dc", "int"),
+    Lookup("dice", "die", "str"),
+    Lookup("armour", "armor", "str"),
+    Lookup("speeds", "up_to", "int"),
+    Lookup("tags", "tag", "str"),
+)
+CLASSES = Lookup("classes", "class", "str")  # keyed by class and bracket
+OTHER_KEYS = {
+    "resist": {"type": "str"},
+    "ranges": {"up_to": "int"},
+    "units": {"per_inch": "float", "round": "float"},
+    "events": {"die": "int", "title": "str"},
+    "usage": {"item": "str", "die": "str"},
+    "rewrites": {"find": "str", "replace": "str"},
+    "stat-block": {"label": "str", "value": "str"},
+    "terms": {"key": "str"},
+}
+
+_NUM = r"(\d+(?:\.\d+)?)"
+_INCH = r"\s*[\"”″]"
+_CONE = re.compile(_NUM + r"\s*[x×]\s*" + _NUM + r"(?:" + _INCH + r")?\s*cone", re.I)
+_RADIUS = re.compile(_NUM + _INCH + r"\s*radius", re.I)
+_ACROSS = re.compile(_NUM + _INCH + r"\s*across", re.I)
+_WITHIN = re.compile(r"within\s*" + _NUM + _INCH, re.I)
+_HOUR = re.compile(r"once (?:per|an|a|each|every) hour", re.I)
+_ROUND = re.compile(r"(?:each|every|per) round", re.I)
+_DICE = re.compile(r"(\d*)d(\d+)")
+
+
+# --------------------------------------------------------------------------- results
+
+
+@dataclass(frozen=True)
+class StatBlock:
+    """One monster in one system: ordered (label, value) lines plus notes, for any renderer."""
+
+    system: str
+    name: str
+    bracket: int
+    bracket_name: str
+    fields: tuple[tuple[str, str], ...]
+    notes: tuple[str, ...]
+    parts: tuple[str, ...]  # the short form of each field ('Def 8'), in order
+
+    @property
+    def line(self) -> str:
+        """The compact one-line form: 'Def 8, HP 28, Atk +2, ...'."""
+        return ", ".join(self.parts)
+
+    @property
+    def title(self) -> str:
+        return f"{self.name} ({self.bracket_name})"
+
+    def text(self) -> str:
+        """'Ghoul (elite): <line>.' then each note on its own indented line."""
+        out = [f"{self.title}: {self.line}."]
+        out += [f"  {note}" for note in self.notes]
+        return "\n".join(out)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "system": self.system,
+            "name": self.name,
+            "bracket": self.bracket,
+            "bracket_name": self.bracket_name,
+            "fields": [{"label": label, "value": value} for label, value in self.fields],
+            "notes": list(self.notes),
+            "line": self.line,
+        }
+
+
+@dataclass(frozen=True)
+class RandomEvent:
+    """One of a site's five random events ((Fortmayn)'s 5d6 procedure): its die, title and text."""
+
+    die: int
+    title: str
+    text: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"die": self.die, "title": self.title, "text": self.text}
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def round_half_up(value: float, step: float = 1.0) -> float:
+    """Round to the nearest multiple of step, halves upward (Python's round() goes to even)."""
+    return math.floor(value / step + 0.5) * step
+
+
+def number_text(value: float) -> str:
+    """12.0 -> '12', 2.5 -> '2.5', 1200 -> '1,200'."""
+    if float(value).is_integer():
+        return f"{int(value):,}"
+    return f"{value:g}"
+
+
+def hit_dice_text(hd: float) -> str:
+    return "1/2" if hd == 0.5 else number_text(hd)
+
+
+def join_words(words: Iterable[str], last: str = "and") -> str:
+    items = [w for w in words if w]
+    if len(items) <= 1:
+        return "".join(items)
+    return f"{', '.join(items[:-1])} {last} {items[-1]}"
+
+
+def _truthy(value: Any) -> bool:
+    if isinstance(value, str):
+        return bool(value.strip())
+    if isinstance(value, Template):
+        return True
+    return bool(value)
+
+
+def _when(condition: str, values: Mapping[str, Any]) -> bool:
+    """'armor !evasive': every name set (or, with !, unset) for a stat-block line to show."""
+    for word in condition.split():
+        wanted = not word.startswith("!")
+        if _truthy(values.get(word.lstrip("!"))) != wanted:
+            return False
+    return True
+
+
+def _where(table: Table, line: int | None = None) -> str:
+    return f"{table.path}:{table.line if line is None else line}: table '{table.id}'"
+
+
+def _speeds(text: str) -> list[float]:
+    """'8/24"' -> [8.0, 24.0]: walking speed, then flying (FMC Basic, Example Monsters)."""
+    return [float(n) for n in re.findall(r"\d+(?:\.\d+)?", text)]
+
+
+class _Missing(Exception):
+    def __init__(self, name: str) -> None:
+        super().__init__(name)
+        self.name = name
+
+
+def fill(template: Template | str, values: Mapping[str, Any], depth: int = 0) -> str:
+    """Fill `{$name}` placeholders from values; `{2d6}` stays as the text 2d6 (never rolled).
+
+    A value that is itself a Template (a lookup field with placeholders) is filled in turn.
+    `{$x_signed}` is the number x with its sign (+2). Raises _Missing for an unknown name.
+    """
+    tpl = compile_template(template) if isinstance(template, str) else template
+    if tpl.static is not None:
+        return tpl.static
+    out: list[str] = []
+    for part in tpl.parts:
+        if isinstance(part, str):
+            out.append(part)
+        elif part[0] == "dice":
+            out.append(str(part[1]))
+        elif part[0] == "ref":
+            out.append(f"@{part[1]}")
+        else:
+            out.append(_value_text(part[1], values, depth))
+    return "".join(out)
+
+
+def _value_text(name: str, values: Mapping[str, Any], depth: int) -> str:
+    if name in values:
+        value = values[name]
+    elif name.endswith("_signed") and isinstance(values.get(name[:-7]), (int, float)):
+        number = values[name[:-7]]
+        return f"{int(number):+d}" if float(number).is_integer() else f"{number:+g}"
+    else:
+        raise _Missing(name)
+    if isinstance(value, Template):
+        if depth > 4:
+            raise DelveError(f"placeholder {{${name}}} refers to itself")
+        return fill(value, values, depth + 1)
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, (int, float)):
+        return number_text(value)
+    if value is None:
+        return ""
+    return str(value)
+
+
+def _placeholders(template: Template | str) -> list[str]:
+    tpl = compile_template(template) if isinstance(template, str) else template
+    return [p[1] for p in tpl.parts if isinstance(p, tuple) and p[0] == "var"]
+
+
+def _row_values(entry: Entry, skip: Iterable[str] = ()) -> dict[str, Any]:
+    """An entry's fields as values; text with placeholders stays a Template, filled at use."""
+    out: dict[str, Any] = {}
+    skipped = set(skip) | {"note", "result"}
+    for name, value in entry.data.items():
+        if name in skipped or name == "tags":
+            continue
+        out[name] = entry.templates.get(name, value)
+    return out
+
+
+# --------------------------------------------------------------------------- the system
+
+
+class System:
+    """One rules system, loaded from its tables and checked. Build with :func:`get_system`."""
+
+    def __init__(
+        self,
+        tables: TableSet,
+        key: str,
+        name: str,
+        default: bool = False,
+        hook: Hook | None = None,
+    ) -> None:
+        self.tables = tables
+        self.key = key
+        self.name = name
+        self.default = default
+        self.hook = hook
+        self.problems: list[str] = []
+        self._terms: dict[str, Entry] = {}
+        self._lookups: dict[str, Table] = {}
+        self._load()
+
+    # ---- loading and checking
+
+    def table_id(self, name: str) -> str:
+        return f"systems/{self.key}/{name}"
+
+    def table(self, name: str) -> Table | None:
+        """The system's table `systems/KEY/<name>`, or None when the system has none."""
+        table_id = self.table_id(name)
+        return self.tables.get(table_id) if self.tables.has(table_id) else None
+
+    def _require(self, name: str, needed: Mapping[str, str]) -> Table | None:
+        table = self.table(name)
+        if table is None:
+            return None
+        try:
+            self.tables.require_fields(table.id, needed)
+        except TableError as err:
+            self.problems.extend(err.problems)
+            return None
+        return table
+
+    def _load(self) -> None:
+        for required in ("terms", "stat-block"):
+            if self.table(required) is None:
+                self.problems.append(
+                    f"system '{self.key}': no table {self.table_id(required)} "
+                    f"(a system needs systems/{self.key}/terms.yaml and stat-block.yaml)"
+                )
+        terms = self._require("terms", OTHER_KEYS["terms"])
+        stat = self._require("stat-block", OTHER_KEYS["stat-block"])
+        for lookup in (*LOOKUPS, CLASSES):
+            needed = {lookup.key: lookup.key_type}
+            if lookup is CLASSES:
+                needed["bracket"] = "int"
+            table = self._require(lookup.name, needed)
+            if table is not None:
+                self._lookups[lookup.name] = table
+        for name, needed in OTHER_KEYS.items():
+            if name not in ("terms", "stat-block"):
+                table = self._require(name, needed)
+                if table is not None:
+                    self._lookups[name] = table
+        if terms is not None:
+            self._load_terms(terms)
+        if not self.problems:
+            self._check_lookups()
+        if not self.problems and stat is not None:
+            self._check_placeholders(stat)
+        if not self.problems and self.hook is not None:
+            self.problems.extend(self.hook.check(self))
+        if self.problems:
+            raise TableError(self.problems)
+
+    def _load_terms(self, table: Table) -> None:
+        for e in table.entries:
+            key = e["key"]
+            if key in self._terms:
+                first = self._terms[key].line
+                self.problems.append(
+                    f"{_where(table, e.line)}: term '{key}' is also at line {first}"
+                )
+            else:
+                self._terms[key] = e
+        wanted = list(TERM_KEYS) + [f"special.{k}" for k in special_kinds(self.tables)]
+        missing = [k for k in wanted if k not in self._terms]
+        if missing:
+            self.problems.append(
+                f"{_where(table)}: system '{self.key}' needs the term"
+                f"{'s' if len(missing) > 1 else ''} {', '.join(missing)}"
+            )
+        if "name" in self._terms and not self.name:
+            self.name = self._terms["name"].result
+
+    def _check_lookups(self) -> None:
+        table = self._lookups.get("brackets")
+        if table is not None:
+            have = {e["bracket"] for e in table.entries}
+            for number in sorted(set(brackets(self.tables)) - have):
+                self.problems.append(f"{_where(table)}: no entry for bracket {number}")
+        table = self._lookups.get("defense")
+        if table is not None:
+            have = {e["dc"] for e in table.entries}
+            for dc in sorted(set(DEFENSE_BONUS) - have):
+                self.problems.append(f"{_where(table)}: no entry for defense class {dc}")
+        table = self._lookups.get("classes")
+        if table is not None:
+            have = {(e["class"], e["bracket"]) for e in table.entries}
+            for cls in dict.fromkeys(e["class"] for e in table.entries):
+                for number in sorted(brackets(self.tables)):
+                    if (cls, number) not in have:
+                        self.problems.append(
+                            f"{_where(table)}: no entry for class '{cls}' at bracket {number}"
+                        )
+        table = self._lookups.get("units")
+        if table is not None:
+            e = table.entries[0]
+            if len(table.entries) != 1:
+                self.problems.append(f"{_where(table)}: needs exactly one entry")
+            elif e["per_inch"] <= 0 or e["round"] <= 0:
+                self.problems.append(f"{_where(table, e.line)}: per_inch and round must be above 0")
+            elif not e.result:
+                self.problems.append(
+                    f"{_where(table, e.line)}: needs a result such as '{{$value}} m'"
+                )
+        table = self._lookups.get("events")
+        if table is not None:
+            dice = [e["die"] for e in table.entries]
+            if sorted(dice) != list(range(1, len(dice) + 1)):
+                self.problems.append(f"{_where(table)}: the event dice must be numbered 1, 2, 3...")
+        for name in ("speeds", "ranges"):
+            table = self._lookups.get(name)
+            if table is not None:
+                bands = [e["up_to"] for e in table.entries]
+                if bands != sorted(set(bands)):
+                    self.problems.append(f"{_where(table)}: up_to must rise from entry to entry")
+
+    def _known_names(self) -> set[str]:
+        known = set(BASE_VARS)
+        for name, table in self._lookups.items():
+            declared = set(table.fields) - {"note"}
+            known |= declared
+            if name == "armour":
+                known |= {f"shield_{f}" for f in declared}
+        if self.hook is not None:
+            known |= self.hook.provides
+        return known
+
+    def _check_placeholders(self, stat: Table) -> None:
+        known = self._known_names()
+
+        def check(text: Template | str, table: Table, line: int) -> None:
+            for name in _placeholders(text):
+                base = name[:-7] if name.endswith("_signed") else name
+                if name not in known and base not in known:
+                    self.problems.append(
+                        f"{_where(table, line)}: {{${name}}} is not a value of system "
+                        f"'{self.key}' (no table of the system declares it)"
+                    )
+
+        for e in stat.entries:
+            check(e.templates.get("value", e["value"]), stat, e.line)
+            for name in str(e.get("when") or "").split():
+                if name.lstrip("!") not in known:
+                    self.problems.append(
+                        f"{_where(stat, e.line)}: when: '{name}' is not a value of system "
+                        f"'{self.key}'"
+                    )
+        terms = self.table("terms")
+        for key, e in self._terms.items():
+            if key.startswith(("special", "area.", "speed.", "frequency.")) or key == "resist":
+                assert terms is not None
+                check(e.template, terms, e.line)
+        for table in self._lookups.values():
+            for e in table.entries:
+                if "note" in e.data:
+                    check(e.templates.get("note", e["note"]), table, e.line)
+        resist = self._lookups.get("resist")
+        if resist is not None:
+            for e in resist.entries:
+                check(e.template, resist, e.line)
+
+    # ---- words
+
+    def has_term(self, key: str) -> bool:
+        return key in self._terms
+
+    def term(self, key: str, **values: Any) -> str:
+        """The system's words for a procedure, with `{$name}` filled from the keyword arguments."""
+        if key == "name" and key not in self._terms:
+            return self.name
+        entry = self._terms.get(key)
+        if entry is None:
+            raise DelveError(
+                f"system '{self.key}' has no term '{key}' (add it to {self.table_id('terms')})"
+            )
+        return self._fill(entry.template, values, self._terms_table(), entry.line)
+
+    def _terms_table(self) -> Table:
+        table = self.table("terms")
+        assert table is not None
+        return table
+
+    def _fill(
+        self, template: Template | str, values: Mapping[str, Any], table: Table, line: int
+    ) -> str:
+        try:
+            return fill(template, values)
+        except _Missing as err:
+            who = values.get("name")
+            for_whom = f" for {who}" if isinstance(who, str) and who else ""
+            raise DelveError(
+                f"{_where(table, line)}: {{${err.name}}} has no value{for_whom}"
+            ) from None
+
+    def procedures(self) -> list[tuple[str, str]]:
+        """The general rules as (key, text), in PROCEDURE_KEYS order, for a reference page."""
+        out = []
+        for key in PROCEDURE_KEYS:
+            entry = self._terms.get(key)
+            if entry is not None and entry.template.static is not None and entry.result.strip():
+                out.append((key, entry.result))
+        return out
+
+    def obstacle_text(self, obstacle: str) -> str:
+        """How the system resolves a connection's obstacle (site/obstacles keys; none = open)."""
+        return self.term("open_way" if obstacle == "none" else obstacle)
+
+    def trap_text(self, trap: Trap) -> str:
+        """How the system resolves a trap: by what resists it (its save) and how deadly it is."""
+        save = trap.save if trap.save in SAVES else "dodge"
+        severity = self.term("trap.deadly" if is_deadly(self.tables, trap) else "trap.ordinary")
+        return self.term(f"trap.{save}", severity=severity, trap=trap.name)
+
+    def usage_die(self, item: str) -> str | None:
+        """The usage die of a consumable or a kind of armour, for systems that have them."""
+        wanted = item.strip().lower()
+        usage = self._lookups.get("usage")
+        for e in usage.entries if usage is not None else ():
+            if e["item"].lower() == wanted:
+                return e["die"]
+        armour = self._lookups.get("armour")
+        if armour is not None and "usage" in armour.fields:
+            for e in armour.entries:
+                if e["armor"].lower() == wanted and e.get("usage"):
+                    return e["usage"]
+        return None
+
+    def distance(self, inches: float) -> str:
+        """An FMC distance in tabletop inches in the system's terms (a range, metres, feet)."""
+        ranges = self._lookups.get("ranges")
+        if ranges is not None:
+            for e in ranges.entries:
+                if inches <= e["up_to"]:
+                    return e.result
+            return ranges.entries[-1].result
+        units = self._lookups.get("units")
+        if units is not None:
+            e = units.entries[0]
+            value = max(e["round"], round_half_up(inches * e["per_inch"], e["round"]))
+            return self._fill(e.template, {"value": value}, units, e.line)
+        return f'{number_text(inches)}"'
+
+    def _speed_text(self, inches: float) -> str:
+        speeds = self._lookups.get("speeds")
+        if speeds is not None and all(e.result for e in speeds.entries):
+            for e in speeds.entries:
+                if inches <= e["up_to"]:
+                    return e.result
+            return speeds.entries[-1].result
+        if "units" in self._lookups:
+            return self.distance(inches)
+        return f'{number_text(inches)}"'
+
+    def speed(self, speed: str) -> str:
+        """An FMC speed such as 8/24" (walking, then flying) in the system's terms."""
+        numbers = _speeds(speed)
+        if not numbers:
+            return speed
+        walk = self._speed_text(numbers[0])
+        if len(numbers) > 1:
+            return self.term("speed.fly", walk=walk, fly=self._speed_text(numbers[1]))
+        return self.term("speed.walk", walk=walk)
+
+    # ---- monsters
+
+    def values(self, monster: Monster) -> dict[str, Any]:
+        """Every value a stat block or note of this system may name, for one monster."""
+        m = monster
+        values: dict[str, Any] = {
+            "name": m.name,
+            "plural": m.plural,
+            "bracket": m.bracket,
+            "bracket_name": m.bracket_name,
+            "fmc_xp": m.xp,
+            "fmc_dc": m.dc,
+            "fmc_hp": m.hp,
+            "fmc_speed": m.speed,
+            "fmc_attack": m.attack,
+            "fmc_damage": m.damage,
+            "fmc_hit_dice": hit_dice_text(m.hit_dice),
+            "damage_type": m.damage_type,
+            "damage_word": self._damage_word(m.damage_type),
+            "resist": join_words(m.resist),
+            "resist_or": join_words(m.resist, "or"),
+            "resist_words": join_words(self._damage_word(t) for t in m.resist),
+            "armor": m.armor or "",
+            "shield": m.shield,
+            "tags": ", ".join(m.tags),
+            "special": m.special,
+            "formidable": m.formidable,
+        }
+        notes: list[tuple[Table, Entry]] = []
+        norm = brackets(self.tables).get(m.bracket)
+        numbers = _speeds(m.speed) or [0.0]
+        keys: dict[str, Any] = {
+            "brackets": m.bracket,
+            "defense": m.dc,
+            "dice": m.damage,
+            "armour": m.armor or "none",
+        }
+        for lookup in LOOKUPS:
+            table = self._lookups.get(lookup.name)
+            if table is None:
+                continue
+            if lookup.name == "speeds":
+                fastest = max(numbers)
+                rows = [
+                    next((e for e in table.entries if fastest <= e["up_to"]), table.entries[-1])
+                ]
+            elif lookup.name == "tags":
+                rows = [e for e in table.entries if e["tag"] in m.tags]
+            else:
+                wanted = keys[lookup.name]
+                rows = [e for e in table.entries if e[lookup.key] == wanted][:1]
+                if not rows:
+                    if lookup.name == "armour" and wanted == "none":
+                        rows = []
+                    else:
+                        raise DelveError(
+                            f"{_where(table)}: no entry for {lookup.key} {wanted!r} "
+                            f"(needed by {m.name})"
+                        )
+            taken: set[str] = set()
+            for e in rows:
+                row = _row_values(e, skip=(lookup.key,))
+                if lookup.name == "tags":  # the first matching tag row wins each field
+                    row = {k: v for k, v in row.items() if k not in taken}
+                    taken |= set(row)
+                if lookup.name == "brackets" and norm is not None:
+                    row = _follow_monster(row, m, norm.hp, norm.attack)
+                values.update(row)
+                if "note" in e.data:
+                    notes.append((table, e))
+            if lookup.name == "armour":
+                self._shield(table, m, values)
+        classes = self._lookups.get("classes")
+        if classes is not None:
+            cls = values.get("class") or classes.entries[0]["class"]
+            row = next(
+                (e for e in classes.entries if e["class"] == cls and e["bracket"] == m.bracket),
+                None,
+            )
+            if row is None:
+                raise DelveError(
+                    f"{_where(classes)}: no entry for class {cls!r} at bracket {m.bracket} "
+                    f"(needed by {m.name})"
+                )
+            values.update(_row_values(row, skip=("bracket",)))
+        if isinstance(values.get("hp"), (int, float)) and m.hp:
+            values["regen"] = max(1, int(round_half_up(values["hp"] / m.hp)))
+        else:
+            values["regen"] = 1
+        values["walk"] = self._speed_text(numbers[0])
+        values["fly"] = self._speed_text(numbers[1]) if len(numbers) > 1 else ""
+        values["speed"] = self.speed(m.speed)
+        values.update(self._special_values(m.special))
+        if self.hook is not None:
+            self.hook.monster_vars(self, m, values)
+        values["_notes"] = notes
+        return values
+
+    def _damage_word(self, damage_type: str) -> str:
+        key = f"damage.{damage_type}"
+        return self.term(key) if key in self._terms else damage_type
+
+    def _shield(self, table: Table, m: Monster, values: dict[str, Any]) -> None:
+        """The armour table's `shield` row, read as shield_<field>; blank when there is none."""
+        row = next((e for e in table.entries if e["armor"] == "shield"), None)
+        if m.shield and row is None:
+            raise DelveError(f"{_where(table)}: no entry for armor 'shield' (needed by {m.name})")
+        for name, (type_name, _required) in table.fields.items():
+            if name == "armor":
+                continue
+            if m.shield and row is not None:
+                values[f"shield_{name}"] = row.templates.get(name, row.get(name, ""))
+            else:
+                values[f"shield_{name}"] = 0 if type_name in ("int", "float") else ""
+
+    def _special_values(self, special: str) -> dict[str, Any]:
+        """Area, reach and frequency of a special ability, read from its FMC text."""
+        out: dict[str, Any] = {}
+        reach = _WITHIN.search(special)
+        out["reach"] = self.distance(float(reach.group(1)) if reach else 1.0)
+        cone, radius, across = (
+            _CONE.search(special),
+            _RADIUS.search(special),
+            _ACROSS.search(special),
+        )
+        out["width"] = out["length"] = out["radius"] = ""
+        if cone:
+            out["width"] = self.distance(float(cone.group(1)))
+            out["length"] = self.distance(float(cone.group(2)))
+            out["area"] = self.term("area.cone", width=out["width"], length=out["length"])
+        elif radius or across:
+            r = float(radius.group(1)) if radius else float(across.group(1)) / 2  # type: ignore[union-attr]
+            out["radius"] = self.distance(r)
+            out["area"] = self.term("area.radius", radius=out["radius"])
+        elif reach:
+            out["area"] = self.term("area.within", reach=out["reach"])
+        else:
+            out["area"] = self.term("area.none")
+        if _HOUR.search(special):
+            out["frequency"] = self.term("frequency.hour")
+        elif _ROUND.search(special):
+            out["frequency"] = self.term("frequency.round")
+        else:
+            out["frequency"] = self.term("frequency.any")
+        return out
+
+    def special_notes(self, monster: Monster, values: Mapping[str, Any] | None = None) -> list[str]:
+        """The monster's special abilities and resistances in the system's words."""
+        v = values if values is not None else self.values(monster)
+        terms = self._terms_table()
+        out: list[str] = []
+        kinds, by_text = classify(self.tables, monster)
+        for kind in kinds:
+            entry = self._terms[f"special.{kind}"]
+            out.append(self._fill(entry.template, v, terms, entry.line))
+        if monster.special and not by_text:
+            entry = self._terms["special"]
+            out.append(
+                self._fill(entry.template, {**v, "special": self._reword(v)}, terms, entry.line)
+            )
+        if monster.resist:
+            out += self._resist_notes(monster, v)
+        return out
+
+    def _reword(self, values: Mapping[str, Any]) -> str:
+        text = str(values.get("special", ""))
+        table = self._lookups.get("rewrites")
+        for e in table.entries if table is not None else ():
+            replace = self._fill(e.templates.get("replace", e["replace"]), values, table, e.line)
+            text = re.sub(re.escape(e["find"]), lambda _m, r=replace: r, text, flags=re.I)
+        return text
+
+    def _resist_notes(self, monster: Monster, values: Mapping[str, Any]) -> list[str]:
+        table = self._lookups.get("resist")
+        if table is None:
+            entry = self._terms["resist"]
+            return [self._fill(entry.template, values, self._terms_table(), entry.line)]
+        # Types that share a row (and the same hook values) share one note.
+        groups: dict[tuple[int, tuple[tuple[str, str], ...]], tuple[Entry, dict, list[str]]] = {}
+        for damage_type in monster.resist:
+            row = next((e for e in table.entries if e["type"] == damage_type), None)
+            row = row or next((e for e in table.entries if e["type"] == "*"), None)
+            if row is None:
+                continue  # no row for this type and no catch-all: nothing to say
+            row_values = {**values, **_row_values(row, skip=("type",)), "type": damage_type}
+            extra = self.hook.resist_vars(self, values, row_values) if self.hook else {}
+            key = (row.line, tuple(sorted((k, str(v)) for k, v in extra.items())))
+            groups.setdefault(key, (row, extra, []))[2].append(damage_type)
+        out = []
+        for row, extra, types in groups.values():
+            row_values = {**values, **_row_values(row, skip=("type",)), **extra}
+            row_values["type"] = join_words(types)
+            out.append(self._fill(row.template, row_values, table, row.line))
+        return out
+
+    def stat_block(self, monster: Monster) -> StatBlock:
+        """The monster's stat block in this system: ordered (label, value) lines and notes."""
+        values = self.values(monster)
+        stat = self.table("stat-block")
+        assert stat is not None
+        fields: list[tuple[str, str]] = []
+        short: list[str] = []
+        stat_notes: list[str] = []
+        for e in stat.entries:
+            if not _when(str(e.get("when") or ""), values):
+                continue
+            text = self._fill(e.templates.get("value", e["value"]), values, stat, e.line)
+            if e.get("note"):
+                stat_notes.append(text)
+                continue
+            fields.append((e["label"], text))
+            short.append(f"{e.get('short') or e['label']} {text}")
+        notes = self.special_notes(monster, values) + stat_notes
+        for table, e in values["_notes"]:
+            notes.append(self._fill(e.templates.get("note", e["note"]), values, table, e.line))
+        unique = [n for n in dict.fromkeys(n.strip() for n in notes) if n]
+        return StatBlock(
+            system=self.key,
+            name=monster.name,
+            bracket=monster.bracket,
+            bracket_name=monster.bracket_name,
+            fields=tuple(fields),
+            notes=tuple(unique),
+            parts=tuple(short),
+        )
+
+    def stat_line(self, monster: Monster) -> str:
+        """The compact stat line ('Def 8, HP 28, Atk +2, ...'); FMC's is the example table's."""
+        return self.stat_block(monster).line
+
+    # ---- sites
+
+    def random_events(self, site: Site) -> list[RandomEvent] | None:
+        """The site's random events for systems that roll them each turn, else None."""
+        table = self._lookups.get("events")
+        if table is None:
+            return None
+        from generator.systems.events import site_values
+
+        values = site_values(site)
+        return [
+            RandomEvent(e["die"], e["title"], self._fill(e.template, values, table, e.line))
+            for e in sorted(table.entries, key=lambda e: e["die"])
+        ]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"key": self.key, "name": self.name, "default": self.default}
+
+
+def _follow_monster(
+    row: dict[str, Any], m: Monster, norm_hp: int, norm_attack: int
+) -> dict[str, Any]:
+    """A monster tougher or weaker than its bracket keeps that difference in the system:
+    `hp` and `dd` scale with its hit points, `attack` shifts by its attack's difference."""
+    out = dict(row)
+    if norm_hp and m.hp != norm_hp:
+        for name in ("hp", "dd"):
+            if isinstance(out.get(name), int) and not isinstance(out.get(name), bool):
+                out[name] = max(1, int(round_half_up(out[name] * m.hp / norm_hp)))
+    if isinstance(out.get("attack"), int) and not isinstance(out.get("attack"), bool):
+        out["attack"] = out["attack"] + (m.attack - norm_attack)
+    return out
+
+
+# --------------------------------------------------------------------------- shared tables
+
+
+def special_kinds(tables: TableSet) -> list[str]:
+    """The kinds of special ability, in systems/specials order."""
+    return [e["key"] for e in _specials(tables).entries]
+
+
+def _specials(tables: TableSet) -> Table:
+    cached = tables.derived.get("systems/specials")
+    if cached is None:
+        cached = tables.require_fields(SPECIALS, {"key": "str"})
+        for name, type_name in (("group", "str"), ("match", "list"), ("damage_type", "str")):
+            declared = cached.fields.get(name)
+            if declared is not None and declared[0] != type_name:
+                raise TableError(
+                    [f"{_where(cached)}: field '{name}' must be declared as {type_name}"]
+                )
+        tables.derived["systems/specials"] = cached
+    return cached
+
+
+def classify(tables: TableSet, monster: Monster) -> tuple[list[str], bool]:
+    """The kinds of the monster's special ability, and whether its text matched any of them."""
+    text = monster.special.lower()
+    kinds: list[str] = []
+    groups: set[str] = set()
+    by_text = False
+    for e in _specials(tables).entries:
+        group = e.get("group")
+        if group and group in groups:
+            continue
+        hit_text = bool(text) and any(str(p).lower() in text for p in e.get("match") or [])
+        hit_type = bool(e.get("damage_type")) and e.get("damage_type") == monster.damage_type
+        if hit_text or hit_type:
+            kinds.append(e["key"])
+            by_text = by_text or hit_text
+            if group:
+                groups.add(group)
+    return kinds, by_text
+
+
+def is_deadly(tables: TableSet, trap: Trap) -> bool:
+    """Whether a trap is deadly: its effect names a lethal outcome, or all its damage dice
+    together can reach the table's max_damage (systems/deadly-traps)."""
+    table = tables.require_fields(DEADLY, {"match": "list", "max_damage": "int"})
+    text = trap.effect.lower()
+    most = sum(int(count or 1) * int(sides) for count, sides in _DICE.findall(text))
+    for e in table.entries:
+        if any(str(p).lower() in text for p in e["match"]) or most >= e["max_damage"]:
+            return True
+    return False
+
+
+# --------------------------------------------------------------------------- the registry
+
+
+@dataclass
+class _Index:
+    keys: list[str]
+    names: dict[str, str]
+    converters: dict[str, str]
+    default: str
+    lines: dict[str, int] = field(default_factory=dict)
+
+
+def _index(tables: TableSet) -> _Index:
+    cached = tables.derived.get("systems/index")
+    if cached is not None:
+        return cached
+    keys: list[str] = []
+    names: dict[str, str] = {}
+    converters: dict[str, str] = {}
+    lines: dict[str, int] = {}
+    default = ""
+    problems: list[str] = []
+    if tables.has(INDEX):
+        table = tables.require_fields(INDEX, {"key": "str", "name": "str"})
+        for e in table.entries:
+            key = e["key"]
+            if key in names:
+                problems.append(f"{_where(table, e.line)}: system '{key}' is listed twice")
+                continue
+            if not tables.has(f"systems/{key}/terms"):
+                problems.append(
+                    f"{_where(table, e.line)}: system '{key}' has no table systems/{key}/terms"
+                )
+                continue
+            keys.append(key)
+            names[key] = e["name"]
+            lines[key] = e.line
+            if e.get("converter"):
+                converters[key] = str(e["converter"])
+            if e.get("default") is True and not default:
+                default = key
+    found = sorted(
+        {
+            tid.split("/")[1]
+            for tid in tables.ids()
+            if tid.startswith("systems/") and tid.count("/") == 2 and tid.endswith("/terms")
+        }
+    )
+    keys += [k for k in found if k not in names]
+    if problems:
+        raise TableError(problems)
+    if not keys:
+        raise DelveError("no rules systems: the tables hold no systems/KEY/terms table")
+    index = _Index(keys, names, converters, default or ("fmc" if "fmc" in keys else keys[0]), lines)
+    tables.derived["systems/index"] = index
+    return index
+
+
+def system_keys(tables: TableSet) -> list[str]:
+    """Every system's key, listed ones first (systems/index order), then any others found."""
+    return list(_index(tables).keys)
+
+
+def default_system(tables: TableSet) -> str:
+    return _index(tables).default
+
+
+def unknown_system_message(tables: TableSet, key: str) -> str:
+    return f"unknown system '{key}'; systems: {', '.join(system_keys(tables))}"
+
+
+def get_system(tables: TableSet, key: str | None = None) -> System:
+    """The rules system `key` (default: the index's default), loaded and checked once per set.
+
+    Raises DelveError naming the systems for an unknown key, and TableError (FILE:LINE lines)
+    for a system whose tables are incomplete.
+    """
+    from generator.systems.hooks import HOOKS
+
+    index = _index(tables)
+    chosen = index.default if key is None else key.strip().lower()
+    if chosen not in index.keys:
+        raise DelveError(unknown_system_message(tables, key or ""))
+    cache: dict[str, System] = tables.derived.setdefault("systems", {})
+    if chosen in cache:
+        return cache[chosen]
+    hook = None
+    converter = index.converters.get(chosen)
+    if converter is not None:
+        hook = HOOKS.get(converter)
+        if hook is None:
+            table = tables.get(INDEX)
+            raise TableError(
+                [
+                    f"{_where(table, index.lines.get(chosen))}: unknown converter "
+                    f"'{converter}' (converters: {', '.join(sorted(HOOKS))})"
+                ]
+            )
+    system = System(
+        tables,
+        chosen,
+        index.names.get(chosen, ""),
+        default=chosen == index.default,
+        hook=hook,
+    )
+    if not system.name:
+        system.name = chosen
+    cache[chosen] = system
+    return system
+
+
+def all_systems(tables: TableSet) -> list[System]:
+    return [get_system(tables, k) for k in system_keys(tables)]
