@@ -16,3 +16,11 @@ def register(app: typer.Typer) -> None:
 
     app.command("hoard")(treasure_cmd.hoard)
     app.command("weapon")(treasure_cmd.weapon)
+
+    from generator.cli import region_cmd
+
+    app.command("region")(region_cmd.region)
+
+    from generator.cli import monsters_cmd
+
+    app.command("monsters")(monsters_cmd.monsters)
