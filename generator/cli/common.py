@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -12,6 +13,9 @@ from generator.errors import DelveError
 from generator.output import default_path, write_atomic
 from generator.rng import Rng, check_seed, random_seed
 from generator.tables import TableSet
+
+if TYPE_CHECKING:
+    from generator.systems import System
 
 
 @dataclass
@@ -30,6 +34,22 @@ def tables() -> TableSet:
     if state._tables is None:
         state._tables = TableSet.load(state.tables_dirs)
     return state._tables
+
+
+def resolve_system(key: str | None) -> System:
+    """The rules system named by --system (or by a document), checked against the tables."""
+    from generator.systems import get_system
+
+    return get_system(tables(), key)
+
+
+SystemOption = Annotated[
+    str | None,
+    typer.Option(
+        "--system",
+        help="Rules system to print in: fmc, fortmayn, f4c, fantasy-core (default fmc).",
+    ),
+]
 
 
 def resolve_seed(seed: str | None) -> str:

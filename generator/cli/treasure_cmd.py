@@ -12,7 +12,7 @@ from typing import Annotated, Any
 
 import typer
 
-from generator.cli.common import check_count, emit, rng_for, tables
+from generator.cli.common import SystemOption, check_count, emit, resolve_system, rng_for, tables
 from generator.errors import DelveError
 
 FORMATS = ("text", "json")
@@ -50,6 +50,7 @@ def hoard(
     ] = None,
     seed: Annotated[str | None, typer.Option(help="Seed or seed address (any text).")] = None,
     fmt: Annotated[str, typer.Option("--format", "-f", help="text or json.")] = "text",
+    system: SystemOption = None,
 ) -> None:
     """Roll a treasure hoard: a magic item or not, valuables and coins, adding up exactly.
 
@@ -74,10 +75,11 @@ def hoard(
     # FMC Basic, Treasure Hoards: a site of level L holds treasure worth 1,000 x L c.p.
     value_cp = value if value is not None else 1000 * site_level
     ts = tables()
+    words = resolve_system(system)
     root = rng_for(seed)
     rngs = [root] if count is None else [root.child(f"hoard/{i}") for i in range(1, count + 1)]
     hoards = [roll_hoard(ts, rng, value_cp, site_level, die) for rng in rngs]
-    _emit(hoards, count is None, fmt, hoard_text)
+    _emit(hoards, count is None, fmt, lambda h: hoard_text(h, words))
 
 
 def weapon(
@@ -89,6 +91,7 @@ def weapon(
     ] = None,
     seed: Annotated[str | None, typer.Option(help="Seed or seed address (any text).")] = None,
     fmt: Annotated[str, typer.Option("--format", "-f", help="text or json.")] = "text",
+    system: SystemOption = None,
 ) -> None:
     """Roll a magic weapon: its form, its powers from the power die down, and its bonus.
 
@@ -102,7 +105,8 @@ def weapon(
     if count is not None:
         check_count("--count", count)
     ts = tables()
+    words = resolve_system(system)
     root = rng_for(seed)
     rngs = [root] if count is None else [root.child(f"weapon/{i}") for i in range(1, count + 1)]
     weapons = [roll_weapon(ts, rng, power_die) for rng in rngs]
-    _emit(weapons, count is None, fmt, weapon_text)
+    _emit(weapons, count is None, fmt, lambda w: weapon_text(w, words))

@@ -547,6 +547,7 @@ class Region:
     bestiary: dict[str, Monster]  # stat blocks for the encounter tables and faction members
     reroll: dict[str, int] = field(default_factory=dict)
     version: str = ""
+    system: str = "fmc"  # the rules system its stat blocks and procedures are printed in
     _index: dict[str, int] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     kind = "region"
@@ -601,6 +602,7 @@ class Region:
             "kind": "region",
             "version": self.version,
             "seed": self.seed,
+            "system": self.system,
             "name": self.name,
             "hex_miles": self.hex_miles,
             "level": self.level,
@@ -658,6 +660,7 @@ class Region:
             bestiary={k: Monster.from_dict(v, f"{path}.bestiary.{k}") for k, v in beasts.items()},
             reroll=dict(reroll),
             version=f(data, "version", str, path, ""),
+            system=f(data, "system", str, path, "fmc"),
         )
         region.check(path)
         return region

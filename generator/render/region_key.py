@@ -15,6 +15,8 @@ from generator.model.monster import Monster
 from generator.model.region import Faction, Hex, Region
 from generator.model.site import MonsterGroup
 from generator.render import blocks as b
+from generator.render.context import system_for
+from generator.systems import System
 
 STOCKING_NAMES = {
     "start": "starting haven",
@@ -59,8 +61,9 @@ REACTION_RULE = (
     "persuading, roll a d6: 1-2 negative (no, and the talking is over; if it went badly it may "
     "come to blows), 3-4 uncertain (they want a better reason or something in return), 5-6 "
     "affirmative. Roll two dice and keep the better or the worse to reflect how the players "
-    "go about it. A reaction is pre-rolled on each line below for when there is no time to roll."
+    "go about it."
 )
+PRE_ROLLED = "A reaction is pre-rolled on each line below for when there is no time to roll."
 
 
 def days_text(days: float) -> str:
@@ -107,9 +110,9 @@ def _plural(monsters: dict[str, Monster], name: str, count: int) -> str:
     return m.plural if m else f"{name}s"
 
 
-def _group(monsters: dict[str, Monster], g: MonsterGroup) -> str:
-    each = f"XP {g.xp_each:,}" + (" each" if g.count > 1 else "")
-    return f"{g.count} {_plural(monsters, g.name, g.count)} ({each})"
+def _group(monsters: dict[str, Monster], g: MonsterGroup, xp: bool = True) -> str:
+    each = f" (XP {g.xp_each:,}" + (" each)" if g.count > 1 else ")") if xp else ""
+    return f"{g.count} {_plural(monsters, g.name, g.count)}{each}"
 
 
 def _count(n: int, word: str) -> str:
@@ -147,7 +150,11 @@ def _hex_blocks(
     monsters: dict[str, Monster],
     paths: dict[str, list[str]],
     bases: dict[str, list[Faction]],
+    system: System | None = None,
 ) -> list[b.Block]:
+    from generator.render.treasure_text import xp_in_play
+
+    xp = xp_in_play(system)
     biome = region.biomes.get(h.terrain)
     terrain = biome.name if biome else h.terrain
     what = STOCKING_NAMES.get(h.stocking, h.stocking)
@@ -197,18 +204,21 @@ def _hex_blocks(
         lair = h.lair
         out.append(
             b.p(
-                f"A one-room lair worth {lair.xp_budget:,} XP (500 x d6, the d6 rolled "
-                f"{lair.budget_roll}) in monsters, and as much in treasure. {lair.description}"
+                f"A one-room lair on a budget of {lair.xp_budget:,}"
+                + (" XP" if xp else "")
+                + f" (500 x d6, the d6 rolled {lair.budget_roll}) in monsters, and as much in "
+                f"treasure (c.p.). {lair.description}"
             )
         )
-        who = ", ".join(_group(monsters, g) for g in lair.monsters)
+        who = ", ".join(_group(monsters, g, xp) for g in lair.monsters)
         doing = lair.monsters[0].activity if lair.monsters else ""
-        out.append(b.li(f"Monsters: {who}; {lair.monster_xp:,} XP in all. They {doing}."))
+        total = f"; {lair.monster_xp:,} XP in all" if xp else ""
+        out.append(b.li(f"Monsters: {who}{total}. They {doing}."))
         if lair.hoard:
             from generator.render.treasure_text import hoard_points
 
             out.append(b.li(f"Treasure ({lair.hoard.value_cp:,} c.p.): {lair.hoard_place}"))
-            out += [b.li(point) for point in hoard_points(lair.hoard)]
+            out += [b.li(point) for point in hoard_points(lair.hoard, system)]
         out.append(b.li(f"Seed address: {lair.seed}."))
     if h.landmark:
         lm = h.landmark
@@ -226,9 +236,10 @@ def _hex_blocks(
     return out
 
 
-def region_blocks(region: Region) -> list[b.Block]:
-    from generator.render.site_key import site_blocks
-    from generator.render.statblock import stat_block
+def region_blocks(region: Region, system: System | None = None) -> list[b.Block]:
+    from generator.render.site_key import site_blocks, stat_paragraph
+
+    system = system or system_for(region)
 
     n = len(region.hexes)
     start = region.hex(region.start)
@@ -310,7 +321,8 @@ def region_blocks(region: Region) -> list[b.Block]:
         out.append(b.li(f"Members: {_plural(monsters, fa.members, 2)}."))
         out.append(b.li(f"Stands: {_faction_line(region, fa)}."))
     out.append(b.h2("Region encounters"))
-    out.append(b.p(REACTION_RULE))
+    reaction = system.term("reaction") if system.has_term("reaction") else REACTION_RULE
+    out.append(b.p(reaction + " " + PRE_ROLLED))
     for table in region.encounters:
         out.append(b.h3(f"{table.name} ({table.die})"))
         rows = [["d6", "Who", "How many", "Reaction", "Doing what"]]
@@ -321,35 +333,41 @@ def region_blocks(region: Region) -> list[b.Block]:
                     who += f" ({region.faction(e.faction).name})"
                 except KeyError:
                     pass
-            reaction = f"{REACTION_NAMES.get(e.reaction, e.reaction)} ({e.reaction_roll})"
+            reaction = REACTION_NAMES.get(e.reaction, e.reaction)
+            if system.key == "fmc":  # the pre-rolled die is FMC Basic's negotiation d6
+                reaction += f" ({e.reaction_roll})"
             rows.append([str(e.roll), who, e.count, reaction, e.doing])
         out.append(b.table(rows))
     out.append(b.h2("Hex key"))
     paths = _paths_through(region)
     for h in region.hexes:
-        out += _hex_blocks(region, h, monsters, paths, bases)
+        out += _hex_blocks(region, h, monsters, paths, bases, system)
     sited = [h for h in region.hexes if h.site]
     if sited:
         out.append(b.h1("Sites in full"))
         for h in sited:
-            for block in site_blocks(h.site):  # type: ignore[arg-type]
+            for block in site_blocks(h.site, system, appendix=False):  # type: ignore[arg-type]
                 if block.kind == "h1":
                     out.append(b.h2(f"Hex {h.label}: {block.text}"))
                 elif block.kind == "h2":
                     out.append(b.h3(block.text))
                 else:
                     out.append(block)
-    out.append(b.h1("Monsters of the region"))
-    out += [b.li(stat_block(m)) for m in monsters.values()]
+    out.append(b.h1(f"Monsters of the region ({system.name})"))
+    if system.has_term("reading"):
+        out.append(b.p(system.term("reading")))
+    out += [b.li(stat_paragraph(system, m)) for m in monsters.values()]
+    out.append(b.h1(f"Rules at the table ({system.name})"))
+    out += [b.li(text) for _key, text in system.procedures()]
     return out
 
 
-def region_markdown(region: Region) -> str:
-    return b.to_markdown(region_blocks(region))
+def region_markdown(region: Region, system: System | None = None) -> str:
+    return b.to_markdown(region_blocks(region, system))
 
 
-def region_text(region: Region) -> str:
-    return b.to_text(region_blocks(region))
+def region_text(region: Region, system: System | None = None) -> str:
+    return b.to_text(region_blocks(region, system))
 
 
 def region_formats() -> dict:

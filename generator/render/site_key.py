@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from generator.model.monster import Monster
 from generator.model.site import Connection, Room, Site
 from generator.render import blocks as b
-from generator.render.statblock import stat_block
-from generator.render.treasure_text import hoard_points
+from generator.render.context import system_for
+from generator.render.treasure_text import hoard_points, xp_in_play
+from generator.systems import System
 
 CONTENT_LABELS = {
     "monsters_with_treasure": "Occupied, with treasure",
@@ -42,12 +44,17 @@ def exits(site: Site, room: Room) -> list[tuple[Connection, int]]:
     return sorted(out, key=lambda pair: pair[1])
 
 
-def exit_text(c: Connection, other: int) -> str:
+def exit_text(c: Connection, other: int, system: System | None = None) -> str:
+    """'to 4: hidden door. How it looks. What it takes.' (the passage in the system's words)."""
+    passage = system.reword(c.passage) if system else c.passage
     if c.levels:
-        return f"to {other}: {c.kind} ({c.description} {c.passage})".strip()
+        return f"to {other}: {c.kind} ({c.description} {passage})".strip()
     label = OBSTACLE_LABELS.get(c.obstacle, c.obstacle)
-    detail = f"{c.description} {c.passage}".strip() if c.obstacle != "none" else c.description
+    detail = f"{c.description} {passage}".strip() if c.obstacle != "none" else c.description
     return f"to {other}: {label}. {detail}".strip()
+
+
+rewards_in_xp = xp_in_play  # Fortmayn: a die per level survived, no XP figures
 
 
 def plural(site: Site, name: str, count: int) -> str:
@@ -79,18 +86,18 @@ def _article(word: str) -> str:
     return "an" if word[:1].lower() in "aeiou" else "a"
 
 
-def occupants(site: Site, room: Room) -> str:
+def occupants(site: Site, room: Room, system: System | None = None) -> str:
     """'a weeping shade (XP 400) and 2 skeletons (XP 50 each), 500 XP in all. They are ...'"""
+    xp = rewards_in_xp(system)
     parts = []
     for g in room.monsters:
-        each = f"XP {g.xp_each:,}" + (" each" if g.count > 1 else "")
-        parts.append(f"{group_name(site, g.name, g.count)} ({each})")
+        each = f" (XP {g.xp_each:,}" + (" each)" if g.count > 1 else ")") if xp else ""
+        parts.append(f"{group_name(site, g.name, g.count)}{each}")
     who = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
     doing = room.monsters[0].activity.strip().rstrip(".")
     alone = len(room.monsters) == 1 and room.monsters[0].count == 1
-    return (
-        f"{who}; {room.monster_xp:,} XP in all. {'It' if alone else 'They'} {agree(alone, doing)}."
-    )
+    total = f"; {room.monster_xp:,} XP in all" if xp else ""
+    return f"{who}{total}. {'It' if alone else 'They'} {agree(alone, doing)}."
 
 
 def agree(single: bool, doing: str) -> str:
@@ -102,7 +109,8 @@ def agree(single: bool, doing: str) -> str:
     return doing
 
 
-def room_blocks(site: Site, room: Room) -> list[b.Block]:
+def room_blocks(site: Site, room: Room, system: System | None = None) -> list[b.Block]:
+    words = system.reword if system else (lambda text: text)
     title = f"{room.id}. {room.name}"
     if room.entrance:
         title += " (entrance)"
@@ -116,37 +124,56 @@ def room_blocks(site: Site, room: Room) -> list[b.Block]:
         label = "Unoccupied, treasure " + ("guarded by a trap" if room.trap else "hidden")
     out.append(b.li(f"Contents: {label}."))
     if room.monsters:
-        out.append(b.li(f"Monsters: {occupants(site, room)}"))
+        out.append(b.li(f"Monsters: {occupants(site, room, system)}"))
     if room.trap:
         t = room.trap
+        rule = f" {system.trap_text(t)}" if system else ""
         out.append(
             b.li(
-                f"Trap, {t.name}: {t.description} Trigger: {t.trigger} Effect: {t.effect} "
-                f"Finding it: {t.find} Avoiding it: {t.avoid}"
+                f"Trap, {t.name}: {t.description} Trigger: {words(t.trigger)} Effect: "
+                f"{words(t.effect)} Finding it: {words(t.find)} Avoiding it: {words(t.avoid)}"
+                f"{rule}"
             )
         )
     if room.hoard:
-        out.append(b.li(f"Treasure ({room.hoard.value_cp:,} c.p.): {room.hoard_place}"))
-        out += [b.li(f"  {point}") for point in hoard_points(room.hoard)]
+        out.append(b.li(f"Treasure ({room.hoard.value_cp:,} c.p.): {words(room.hoard_place)}"))
+        points = hoard_points(room.hoard, system)
+        out += [b.li(f"  {words(point)}") for point in points]
     if room.feature:
         f = room.feature
-        out.append(b.li(f"Feature, {f.name}: {f.description} {f.use}".strip()))
+        out.append(b.li(f"Feature, {f.name}: {words(f.description)} {words(f.use)}".strip()))
     for c, other in exits(site, room):
-        out.append(b.li("Exit " + exit_text(c, other)))
+        out.append(b.li("Exit " + exit_text(c, other, system)))
     return out
 
 
-def site_blocks(site: Site) -> list[b.Block]:
+def stat_paragraph(system: System, monster: Monster) -> str:
+    """A stat block as one paragraph: 'Ghoul (elite): Def 8, HP 28, ... Note. Note.'"""
+    block = system.stat_block(monster)
+    return " ".join([f"{block.title}: {block.line}.", *block.notes])
+
+
+def check_rule(system: System | None) -> str:
+    if system is not None and system.has_term("wandering_site"):
+        return system.term("wandering_site")
+    return CHECK_RULE
+
+
+def site_blocks(site: Site, system: System | None = None, appendix: bool = True) -> list[b.Block]:
+    """The whole key; `appendix=False` leaves out the stat blocks and rules (a region prints
+    them once for all its sites)."""
+    system = system or system_for(site)
     out = [b.h1(site.name)]
     out.append(
         b.p(
             f"A {site.theme_name.lower()} for party level {site.level}: {len(site.rooms)} rooms"
-            f" on {site.levels} level{'s' if site.levels > 1 else ''}. Seed: {site.seed}"
+            f" on {site.levels} level{'s' if site.levels > 1 else ''}. Rules: {system.name}."
+            f" Seed: {site.seed}"
         )
     )
-    out += [b.h2("History"), b.p(site.history_text), b.p(site.ecosystem)]
+    out += [b.h2("History"), b.p(site.history_text), b.p(system.reword(site.ecosystem))]
     out.append(b.h2("Random encounters (d6)"))
-    out.append(b.p(CHECK_RULE))
+    out.append(b.p(check_rule(system)))
     out.append(
         b.table(
             [["d6", "Who", "How many", "Doing what"]]
@@ -170,15 +197,35 @@ def site_blocks(site: Site) -> list[b.Block]:
         out.append(b.h2(heading))
         for room in loop_order(site):
             if room.level == depth:
-                out += room_blocks(site, room)
-    out.append(b.h2("Monsters"))
-    out += [b.li(stat_block(m)) for m in site.bestiary.values()]
+                out += room_blocks(site, room, system)
+    events = system.random_events(site)
+    if events:
+        out.append(b.h2("Random events"))
+        if system.has_term("random_events"):
+            out.append(b.p(system.term("random_events")))
+        out += [b.li(f"{e.die}. {e.title}: {e.text}") for e in events]
+    if not appendix:
+        out.append(b.h2("Totals"))
+        out.append(b.p(summary_text(site, system)))
+        return out
+    out.append(b.h2(f"Monsters ({system.name})"))
+    if system.has_term("reading"):
+        out.append(b.p(system.term("reading")))
+    out += [b.li(stat_paragraph(system, m)) for m in site.bestiary.values()]
+    out.append(b.h2(f"Rules at the table ({system.name})"))
+    out += [b.li(text) for _key, text in system.procedures()]
     out.append(b.h2("Totals"))
-    out.append(b.p(summary_text(site)))
+    out.append(b.p(summary_text(site, system)))
     return out
 
 
-def summary_text(site: Site) -> str:
+def summary_text(site: Site, system: System | None = None) -> str:
+    if not rewards_in_xp(system):
+        assert system is not None
+        return (
+            f"Treasure worth {site.treasure_cp:,} c.p. in "
+            f"{sum(1 for r in site.rooms if r.hoard)} hoards. {system.term('reward')}"
+        )
     hoards = [r.hoard for r in site.rooms if r.hoard]
     coins_xp = sum(h.xp_coins_and_valuables for h in hoards)
     return (
@@ -189,9 +236,9 @@ def summary_text(site: Site) -> str:
     )
 
 
-def site_markdown(site: Site) -> str:
-    return b.to_markdown(site_blocks(site))
+def site_markdown(site: Site, system: System | None = None) -> str:
+    return b.to_markdown(site_blocks(site, system))
 
 
-def site_text(site: Site) -> str:
-    return b.to_text(site_blocks(site))
+def site_text(site: Site, system: System | None = None) -> str:
+    return b.to_text(site_blocks(site, system))

@@ -8,8 +8,12 @@ embed them; ``hoard_text`` and ``weapon_text`` join them.
 from __future__ import annotations
 
 import textwrap
+from typing import TYPE_CHECKING
 
 from generator.model.treasure import COINS_PER_SLOT, Coins, Hoard, Item, MagicWeapon
+
+if TYPE_CHECKING:
+    from generator.systems import System
 
 WIDTH = 88
 _KINDS = {"magic_weapon": "a magic weapon", "scroll": "a spell scroll", "focus": "an arcane focus"}
@@ -46,7 +50,19 @@ def _wrap(text: str, indent: str, hang: str = "") -> list[str]:
     return lines or [indent]
 
 
-def weapon_lines(weapon: MagicWeapon, indent: str = "") -> list[str]:
+def bonus_text(bonus: int, system: System | None = None) -> str:
+    """'+2 to attack and damage rolls', in the rules system's words."""
+    if system is not None and system.has_term("weapon_bonus"):
+        return system.term("weapon_bonus", bonus=bonus)
+    return f"+{bonus} to attack and damage rolls"
+
+
+def xp_in_play(system: System | None) -> bool:
+    """Systems with a 'reward' term (Fortmayn keeps no XP) print no XP figures."""
+    return system is None or not system.has_term("reward")
+
+
+def weapon_lines(weapon: MagicWeapon, indent: str = "", system: System | None = None) -> list[str]:
     """A magic weapon: name, worth and slots, form, power die, powers and bonus."""
     more = indent + "  "
     hands = "one-handed" if weapon.hands == 1 else "two-handed"
@@ -64,23 +80,23 @@ def weapon_lines(weapon: MagicWeapon, indent: str = "") -> list[str]:
     else:
         lines += _wrap("- No powers.", more)
     if weapon.bonus:
-        lines += _wrap(f"- +{weapon.bonus} to attack and damage rolls.", more)
+        lines += _wrap(f"- {bonus_text(weapon.bonus, system)}.", more)
     if weapon.description:
         lines += _wrap(weapon.description, more)
     return lines
 
 
-def weapon_text(weapon: MagicWeapon) -> str:
-    lines = weapon_lines(weapon)
+def weapon_text(weapon: MagicWeapon, system: System | None = None) -> str:
+    lines = weapon_lines(weapon, system=system)
     if weapon.seed:
         lines.append(f"  (seed {weapon.seed})")
     return "\n".join(lines) + "\n"
 
 
-def _item_lines(item: Item, indent: str) -> list[str]:
+def _item_lines(item: Item, indent: str, system: System | None = None) -> list[str]:
     more = indent + "  "
     if item.weapon is not None:
-        return weapon_lines(item.weapon, indent)
+        return weapon_lines(item.weapon, indent, system)
     if item.kind == "focus":
         head = f"{item.name}: {worth(item.value_cp)}"
     elif item.quantity > 1:
@@ -93,7 +109,7 @@ def _item_lines(item: Item, indent: str) -> list[str]:
     return lines
 
 
-def hoard_lines(hoard: Hoard, indent: str = "") -> list[str]:
+def hoard_lines(hoard: Hoard, indent: str = "", system: System | None = None) -> list[str]:
     """A hoard as a treasure list: magic item, valuables, coins and slots, then experience."""
     more = indent + "  "
     lines = [f"{indent}Hoard worth {worth(hoard.value_cp)}"]
@@ -103,7 +119,7 @@ def hoard_lines(hoard: Hoard, indent: str = "") -> list[str]:
         kinds = " and ".join(_KINDS.get(i.kind, i.kind) for i in magic)
         lines += _wrap(f"Magic item (d6 rolled {hoard.magic_roll}): {kinds}.", indent)
         for item in magic:
-            lines += _item_lines(item, more)
+            lines += _item_lines(item, more, system)
     elif hoard.magic_roll:
         lines += _wrap(f"Magic item (d6 rolled {hoard.magic_roll}): none, just valuables.", indent)
     if hoard.note:
@@ -129,23 +145,24 @@ def hoard_lines(hoard: Hoard, indent: str = "") -> list[str]:
     else:
         slots = "Slots: no coins to carry."
     lines += _wrap(slots + " Valuables take what space the referee judges.", indent)
-    lines += _wrap(
-        f"XP: {hoard.xp_if_sold:,} if everything is sold; "
-        f"{hoard.xp_coins_and_valuables:,} for the coins and valuables alone "
-        "(magic items give experience only when sold).",
-        indent,
-    )
+    if xp_in_play(system):
+        lines += _wrap(
+            f"XP: {hoard.xp_if_sold:,} if everything is sold; "
+            f"{hoard.xp_coins_and_valuables:,} for the coins and valuables alone "
+            "(magic items give experience only when sold).",
+            indent,
+        )
     return lines
 
 
-def hoard_text(hoard: Hoard) -> str:
-    lines = hoard_lines(hoard)
+def hoard_text(hoard: Hoard, system: System | None = None) -> str:
+    lines = hoard_lines(hoard, system=system)
     if hoard.seed:
         lines.append(f"(seed {hoard.seed}; level {hoard.level}; holders' die {hoard.holder_die})")
     return "\n".join(lines) + "\n"
 
 
-def item_phrase(item: Item) -> str:
+def item_phrase(item: Item, system: System | None = None) -> str:
     """One item as a single unwrapped sentence (for room keys and booklets)."""
     if item.weapon is not None:
         w = item.weapon
@@ -154,7 +171,7 @@ def item_phrase(item: Item) -> str:
             f"{name}: {effect.rstrip('.')}".rstrip(": ")
             for name, effect in zip(w.powers, w.power_effects or [""] * len(w.powers), strict=True)
         )
-        bonus = f"; +{w.bonus} to attack and damage" if w.bonus else ""
+        bonus = f"; {bonus_text(w.bonus, system)}" if w.bonus else ""
         return (
             f"{w.name} ({hands} {w.form}, power die {w.power_die}, level {w.level}{bonus}). "
             f"{w.description} Powers: {powers or 'none'}. Worth {worth(item.value_cp)}."
@@ -166,16 +183,18 @@ def item_phrase(item: Item) -> str:
     return f"{head}: {item.description}" if item.description else head
 
 
-def hoard_points(hoard: Hoard) -> list[str]:
-    """A hoard as short unwrapped points: each item, the coins, the experience."""
-    points = [item_phrase(i) for i in hoard.items]
+def hoard_points(hoard: Hoard, system: System | None = None) -> list[str]:
+    """A hoard as short unwrapped points: each item, the coins, the experience (if in play)."""
+    xp = xp_in_play(system)
+    points = [item_phrase(i, system) for i in hoard.items]
     coins = hoard.coins
     if coins.count:
         points.append(f"Coins: {coins_phrase(coins)} ({_plural(coins.slots, 'slot')} to carry).")
     if hoard.note:
         points.append(f"Note: {hoard.note}")
-    points.append(
-        f"XP {hoard.xp_if_sold:,} if everything is sold; {hoard.xp_coins_and_valuables:,} "
-        "in coins and valuables alone."
-    )
+    if xp:
+        points.append(
+            f"XP {hoard.xp_if_sold:,} if everything is sold; {hoard.xp_coins_and_valuables:,} "
+            "in coins and valuables alone."
+        )
     return points

@@ -799,6 +799,11 @@ class System:
             out += self._resist_notes(monster, v)
         return out
 
+    def reword(self, text: str, **values: Any) -> str:
+        """Table text written in FMC Basic's words (a trap's effect, a door's passage) in this
+        system's words, by its `rewrites` table; ordinary hazards resist at the easier grade."""
+        return self._reword({"save_dc": "DC 12", **values, "special": text})
+
     def _reword(self, values: Mapping[str, Any]) -> str:
         text = str(values.get("special", ""))
         table = self._lookups.get("rewrites")

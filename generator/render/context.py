@@ -1,0 +1,35 @@
+"""What a render needs besides the model: the rules system whose words it prints.
+
+The CLI resolves the system once (it owns the tables) and renders inside `using_system(...)`.
+A renderer asks `system_for(model)`; used as a library with no system set, it falls back to the
+model's own `system` key over the built-in tables.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import Any
+
+from generator.systems import System, get_system
+
+_SYSTEM: ContextVar[System | None] = ContextVar("delve_render_system", default=None)
+
+
+@contextmanager
+def using_system(system: System | None) -> Iterator[None]:
+    token = _SYSTEM.set(system)
+    try:
+        yield
+    finally:
+        _SYSTEM.reset(token)
+
+
+def system_for(model: Any) -> System:
+    chosen = _SYSTEM.get()
+    if chosen is not None:
+        return chosen
+    from generator.tables import TableSet
+
+    return get_system(TableSet.load(), getattr(model, "system", None) or None)

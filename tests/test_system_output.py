@@ -1,0 +1,100 @@
+"""Every output speaks the chosen rules system: no FMC Basic procedure left in another's text."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from generator.region import generate_region
+from generator.render.context import using_system
+from generator.render.documents import render
+from generator.rng import Rng
+from generator.site import generate_site
+from generator.systems import get_system
+
+SYSTEMS = ["fmc", "fortmayn", "f4c", "fantasy-core"]
+# FMC Basic's own words for its procedures. Fantasy Core rolls against a DC too, so "DC" is
+# only foreign to (Fortmayn) and f4c.
+FMC_ONLY = {
+    "fortmayn": [r"tempts? fate", r"tempting fate", r"\bDC\b", r"\bXP\b"],
+    "f4c": [r"tempts? fate", r"tempting fate", r"\bDC\b"],
+    "fantasy-core": [r"tempts? fate", r"tempting fate"],
+}
+
+
+def _foreign(system: str, text: str) -> list[str]:
+    return [p for p in FMC_ONLY.get(system, []) if re.search(p, text, re.IGNORECASE)]
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+@pytest.mark.parametrize("fmt", ["text", "md"])
+def test_site_key_speaks_the_system(builtin_tables, system, fmt):
+    words = get_system(builtin_tables, system)
+    for i in range(12):
+        site = generate_site(builtin_tables, Rng(f"speak/{i}"), level=1 + i % 4, rooms=12)
+        with using_system(words):
+            text = render(site, fmt)
+        assert _foreign(system, text) == [], (site.seed, _foreign(system, text))
+        flat = " ".join(text.split())  # the text renderer wraps lines
+        assert words.name in flat
+        for m in site.bestiary.values():
+            assert words.stat_block(m).line in flat
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_region_key_speaks_the_system(builtin_tables, system):
+    words = get_system(builtin_tables, system)
+    region = generate_region(builtin_tables, Rng("speak/region"), radius=2)
+    with using_system(words):
+        text = render(region, "text")
+    assert _foreign(system, text) == []
+
+
+def test_fmc_keeps_its_own_words(builtin_tables):
+    site = generate_site(builtin_tables, Rng("fmc-words"), rooms=18)
+    with using_system(get_system(builtin_tables, "fmc")):
+        text = render(site, "text")
+    assert "XP" in text and "DC" in text
+
+
+def test_fortmayn_site_has_five_random_events_and_no_xp(builtin_tables):
+    site = generate_site(builtin_tables, Rng("events"), level=2)
+    with using_system(get_system(builtin_tables, "fortmayn")):
+        text = render(site, "text")
+    events = re.findall(r"^\s+\* ([1-5])\. ", text, re.MULTILINE)
+    assert events == ["1", "2", "3", "4", "5"]
+    assert "gains one die" in text
+
+
+def test_cli_system_is_recorded_and_rendered_again(run_cli, tmp_path):
+    res = run_cli("site", "--seed", "sys", "--system", "f4c", "-f", "json")
+    assert res.code == 0, res.err
+    doc = json.loads(res.out)
+    assert doc["system"] == "f4c"
+    path = tmp_path / "site.json"
+    path.write_text(res.out)
+    again = run_cli("render", str(path), "-f", "text")
+    assert "Monsters (f4c)" in again.out
+    other = run_cli("render", str(path), "-f", "text", "--system", "fantasy-core")
+    assert "Monsters (Fantasy Core)" in other.out
+
+
+@pytest.mark.parametrize(
+    "command", [["site", "--seed", "x"], ["region"], ["hoard"], ["weapon"], ["monsters"]]
+)
+def test_cli_unknown_system_lists_them(run_cli, command):
+    res = run_cli(*command, "--system", "gurps")
+    assert res.code == 1
+    assert "unknown system 'gurps'" in res.err and "fantasy-core" in res.err
+    assert len(res.err.strip().splitlines()) == 1
+
+
+def test_cli_treasure_in_a_system(run_cli):
+    fm = run_cli("hoard", "--level", "2", "--seed", "t", "--system", "fortmayn")
+    assert fm.code == 0 and "XP" not in fm.out
+    fmc = run_cli("hoard", "--level", "2", "--seed", "t")
+    assert "XP" in fmc.out
+    w = run_cli("weapon", "--die", "d12", "--seed", "w", "--system", "f4c")
+    assert "automatic (A) damage" in w.out or "bonus" not in w.out
