@@ -8,6 +8,7 @@ from typing import Annotated, Any
 
 import typer
 
+from generator.cli.common import SystemOption
 from generator.render import booklet
 
 PROGRESS_FROM = 200  # hexes: smaller regions are done before a bar would be read
@@ -60,18 +61,20 @@ def region(
     out: Annotated[Path | None, typer.Option("--output", "-o", help="Write to this file.")] = None,
     paper: booklet.PaperOption = "a4",
     templates: booklet.TemplatesOption = None,
+    system: SystemOption = None,
 ) -> None:
     """Generate a hex region: terrain, havens, sites, lairs, landmarks, factions, encounters.
 
     Example: delve region --radius 3 --seed harrowdeep --format svg
     """
-    from generator.cli.common import rng_for, tables
+    from generator.cli.common import resolve_system, rng_for, tables
     from generator.cli.site_cmd import _write
     from generator.region import generate_region, parse_size
 
     dims = parse_size(size) if size is not None else None
     with booklet.cli_session(paper, templates, out, fmt, "region booklet") as report:
         ts = tables()
+        resolve_system(system)  # a bad --system fails before any seed is drawn
         rng = rng_for(seed)
         # Booklets show one bar over generation, HTML and PDF; other formats get their own.
         bar = _Bar() if fmt not in ("html", "pdf") else None
@@ -89,4 +92,4 @@ def region(
         finally:
             if bar is not None:
                 bar.close()
-        _write(model, fmt, out)
+        _write(model, fmt, out, system)

@@ -7,10 +7,10 @@ from typing import Annotated
 
 import typer
 
-from generator.cli.common import emit, rng_for, tables
-from generator.render import documents
+from generator.cli.common import SystemOption, emit, resolve_system, rng_for, tables
+from generator.render import booklet, documents
 
-SITE_FORMATS = ("text", "md", "json", "svg", "graphml")
+SITE_FORMATS = ("text", "md", "json", "svg", "graphml", "html", "pdf")
 
 
 def site(
@@ -19,36 +19,57 @@ def site(
     theme: Annotated[str | None, typer.Option(help="Theme key or name (default: rolled).")] = None,
     seed: Annotated[str | None, typer.Option(help="Seed or seed address (any text).")] = None,
     fmt: Annotated[
-        str, typer.Option("--format", "-f", help="text, md, json, svg or graphml.")
+        str, typer.Option("--format", "-f", help="text, md, json, svg, graphml, html or pdf.")
     ] = "text",
     out: Annotated[Path | None, typer.Option("--output", "-o", help="Write to this file.")] = None,
+    paper: booklet.PaperOption = "a4",
+    templates: booklet.TemplatesOption = None,
+    system: SystemOption = None,
 ) -> None:
     """Generate a looping site: rooms, monsters, treasure, traps and a map.
 
-    Example: delve site --level 2 --rooms 12 --seed harrowdeep --format md
+    Example: delve site --level 2 --rooms 12 --seed harrowdeep --format pdf
     """
     from generator.site import generate_site
 
-    ts = tables()
-    rng = rng_for(seed)
-    model = generate_site(ts, rng, level=level, rooms=rooms, theme=theme)
-    _write(model, fmt, out)
+    with booklet.cli_session(paper, templates, out, fmt):
+        ts = tables()
+        resolve_system(system)  # a bad --system fails before any seed is drawn
+        rng = rng_for(seed)
+        model = generate_site(ts, rng, level=level, rooms=rooms, theme=theme)
+        _write(model, fmt, out, system)
 
 
 def render(
     document: Annotated[Path, typer.Argument(help="A saved JSON document (delve site -f json).")],
-    fmt: Annotated[str, typer.Option("--format", "-f", help="text, md, json, svg...")] = "text",
+    fmt: Annotated[
+        str, typer.Option("--format", "-f", help="text, md, json, svg, html, pdf...")
+    ] = "text",
     out: Annotated[Path | None, typer.Option("--output", "-o", help="Write to this file.")] = None,
+    paper: booklet.PaperOption = "a4",
+    templates: booklet.TemplatesOption = None,
+    system: SystemOption = None,
 ) -> None:
     """Render a saved (and perhaps edited) site or region document.
 
-    Example: delve render output/site-harrowdeep.json --format svg
+    Without --system it prints in the system the document names.
+
+    Example: delve render output/site-harrowdeep.json --format pdf --paper a5
     """
-    _write(documents.load(document), fmt, out)
+    model = documents.load(document)
+    label = "region booklet" if model.kind == "region" else None
+    with booklet.cli_session(paper, templates, out, fmt, progress_label=label, generates=False):
+        _write(model, fmt, out, system)
 
 
-def _write(model: object, fmt: str, out: Path | None) -> None:
-    data = documents.render(model, fmt)
+def _write(model: object, fmt: str, out: Path | None, system: str | None = None) -> None:
+    """Render in the chosen rules system (recorded in the document) and write or print."""
+    from generator.render.context import using_system
+
+    chosen = resolve_system(system or getattr(model, "system", None))
+    model.system = chosen.key  # type: ignore[attr-defined]
+    with using_system(chosen):
+        data = documents.render(model, fmt)
     ext = "md" if fmt == "md" else "txt" if fmt == "text" else fmt
     to_file = fmt in documents.FILE_FORMATS
     emit(data, out, model.kind, model.seed, ext if to_file else "")  # type: ignore[attr-defined]

@@ -32,14 +32,30 @@ def _site_formats() -> dict[str, Renderer]:
     def graphml(site: Any) -> str:
         return "\n".join(nx.generate_graphml(site.graph())) + "\n"
 
-    return {"text": site_text, "md": site_markdown, "json": to_json, "svg": site_svg,
-            "graphml": graphml}
+    return {
+        "text": site_text,
+        "md": site_markdown,
+        "json": to_json,
+        "svg": site_svg,
+        "graphml": graphml,
+    }
 
 
-_FORMATS: dict[str, Callable[[], dict[str, Renderer]]] = {"site": _site_formats}
+def _region_formats() -> dict[str, Renderer]:
+    from generator.render.region_key import region_formats
+
+    return region_formats()
+
+
+_FORMATS: dict[str, Callable[[], dict[str, Renderer]]] = {
+    "site": _site_formats,
+    "region": _region_formats,
+}
 
 
 def formats_for(kind: str) -> dict[str, Renderer]:
+    import generator.render.booklet  # noqa: F401  (adds html and pdf on first use)
+
     return _FORMATS[kind]()
 
 

@@ -1,0 +1,532 @@
+"""Printable booklets: a site or a region as HTML through the user's Jinja templates.
+
+The templates and their CSS live in ``templates/`` (``generator/_data/templates`` in the wheel).
+A referee's folders (``--templates DIR``, repeatable) are searched first, so one file copied
+there and changed overrides just that part; ``!builtin/NAME`` always names the shipped file, so
+an override can extend the template it replaces. Templates see the model itself plus the text
+helpers the text and markdown renderers use, so the booklet and the key never disagree.
+
+Rendering is strict: a template that uses a missing value, or does not parse, raises
+:class:`~generator.errors.TemplateError` naming the file and line; autoescaping is on, so
+table text prints as text whatever it holds. :mod:`generator.render.pdf` makes the PDF.
+
+Options (paper, template folders, progress) reach the renderers registered with
+:mod:`generator.render.documents` through :func:`using`, so ``documents.render(model, "pdf")``
+keeps its one-argument shape; library callers can pass them directly to :func:`booklet_html`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import traceback
+from collections.abc import Callable, Iterator, Sequence
+from contextvars import ContextVar
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+
+from generator import __version__
+from generator.errors import DelveError, TemplateError
+
+BUILTIN_PREFIX = "!builtin/"
+TOP_TEMPLATES = {"site": "site.html.j2", "region": "region.html.j2"}
+SYSTEM_NAMES = {"fmc": "FMC Basic"}  # when no rules system can be looked up
+
+
+@dataclass(frozen=True)
+class Paper:
+    """A page size and the measures the CSS template derives from it (all in millimetres)."""
+
+    name: str
+    size: str  # the CSS @page size
+    width: float
+    height: float
+    margin_top: float
+    margin_bottom: float
+    margin_inner: float
+    margin_outer: float
+    columns: int  # room key columns
+    font_pt: float
+
+    @property
+    def content_width(self) -> float:
+        return self.width - self.margin_inner - self.margin_outer
+
+    @property
+    def content_height(self) -> float:
+        return self.height - self.margin_top - self.margin_bottom
+
+    @property
+    def map_height(self) -> float:
+        """The tallest a map may be drawn: the page less its heading and caption."""
+        return round(self.content_height - 24, 1)
+
+
+PAPERS = {
+    "a4": Paper("a4", "A4", 210, 297, 17, 17, 17, 14, 2, 9.5),
+    "letter": Paper("letter", "letter", 215.9, 279.4, 16, 16, 17, 14, 2, 9.5),
+    "a5": Paper("a5", "A5", 148, 210, 13, 14, 13, 11, 1, 8.5),
+}
+
+Progress = Callable[[str, float], None]
+"""progress(stage, done): stage is "html" or "pdf", done runs from 0.0 to 1.0."""
+
+Warn = Callable[[str], None]
+
+
+@dataclass(frozen=True)
+class Options:
+    paper: Paper = PAPERS["a4"]
+    templates: tuple[Path, ...] = ()  # the user's folders, searched in this order
+    progress: Progress | None = None
+    warn: Warn | None = None  # what to do with a refused URL or a WeasyPrint complaint
+
+
+def paper(name: str) -> Paper:
+    key = name.strip().lower()
+    if key not in PAPERS:
+        raise DelveError(f"--paper {name}: must be one of {', '.join(PAPERS)}")
+    return PAPERS[key]
+
+
+def check_templates(folders: Sequence[Path | str] | None) -> tuple[Path, ...]:
+    """The user's template folders, each checked to exist, in search order."""
+    out = []
+    for folder in folders or ():
+        path = Path(folder)
+        if not path.exists():
+            raise TemplateError(f"--templates {folder}: no such folder")
+        if not path.is_dir():
+            raise TemplateError(f"--templates {folder}: is a file, not a folder")
+        out.append(path)
+    return tuple(out)
+
+
+def make_options(
+    paper_name: str = "a4",
+    templates: Sequence[Path | str] | None = None,
+    progress: Progress | None = None,
+    warn: Warn | None = None,
+) -> Options:
+    return Options(paper(paper_name), check_templates(templates), progress, warn)
+
+
+_current: ContextVar[Options | None] = ContextVar("booklet_options", default=None)
+
+
+def current() -> Options:
+    """The options set by the innermost :func:`using` block, else the defaults."""
+    return _current.get() or Options()
+
+
+@contextlib.contextmanager
+def using(options: Options) -> Iterator[Options]:
+    """Booklet options for every html/pdf render inside the block."""
+    token = _current.set(options)
+    try:
+        yield options
+    finally:
+        _current.reset(token)
+
+
+def builtin_templates_dir() -> Path:
+    """The templates shipped with Delve: inside the wheel, or at the top of a source checkout."""
+    here = Path(__file__).resolve().parent.parent
+    packaged = here / "_data" / "templates"
+    return packaged if packaged.is_dir() else here.parent / "templates"
+
+
+def search_path(options: Options) -> list[Path]:
+    """Every folder a booklet may read from: the user's first, the built-in folder last."""
+    return [*options.templates, builtin_templates_dir()]
+
+
+# --------------------------------------------------------------------------- the CLI's options
+# Shared by `delve site`, `delve region` and `delve render` so the three spell them alike.
+
+PaperOption = Annotated[
+    str, typer.Option("--paper", help="Booklet paper for html/pdf: a4, letter or a5.")
+]
+TemplatesOption = Annotated[
+    list[Path] | None,
+    typer.Option(
+        "--templates",
+        help="A folder of your own booklet templates over the built-ins (repeatable).",
+    ),
+]
+
+
+@contextlib.contextmanager
+def cli_session(
+    paper_name: str,
+    templates: list[Path] | None,
+    out: Path | None,
+    fmt: str,
+    progress_label: str | None = None,
+    generates: bool = True,
+) -> Iterator[Progress]:
+    """The body of a command that may write a booklet.
+
+    Checks --paper, --templates and -o before any slow work, then renders html and pdf with
+    those options inside the block. With a `progress_label` (region booklets), a bar on stderr
+    follows generation (when `generates`: the command reports it through the yielded
+    callback as report("generation", fraction)), then the HTML and the PDF.
+    """
+    options = make_options(paper_name, templates, warn=_warn_stderr)
+    check_target(out)
+    show = progress_label is not None and fmt in ("html", "pdf")
+    stages = (
+        {"generation": 20, "html": 10, "pdf": 70}
+        if fmt == "pdf"
+        else {"generation": 60, "html": 40}
+    )
+    if not generates:
+        stages.pop("generation")
+    with progress_bar(progress_label or "", stages, enabled=show) as report:
+        with using(replace(options, progress=report if show else None)):
+            yield report
+
+
+def _warn_stderr(message: str) -> None:
+    typer.echo(f"delve: warning: {message}", err=True)
+
+
+def check_target(out: Path | None) -> None:
+    """Refuse an output path that cannot be written before spending time on a booklet."""
+    if out is None:
+        return
+    folder = out.parent if str(out.parent) else Path(".")
+    if not folder.is_dir():
+        raise DelveError(f"{out}: folder {folder} does not exist")
+    if out.is_dir():
+        raise DelveError(f"{out}: is a folder, not a file")
+    if not os.access(folder, os.W_OK):
+        raise DelveError(f"{out}: cannot write in {folder}")
+
+
+@contextlib.contextmanager
+def progress_bar(
+    label: str, stages: dict[str, int] | None = None, enabled: bool = True
+) -> Iterator[Progress]:
+    """A progress bar on stderr over named stages (name: its share of the bar), in order, each
+    reported from 0.0 to 1.0. It closes as soon as the last stage is done, so whatever the
+    command prints next ("wrote ...") starts on a line of its own."""
+    if not enabled:
+        yield lambda stage, done: None
+        return
+    import click
+
+    shares = stages or {"generation": 20, "html": 10, "pdf": 70}
+    names = list(shares)
+    total = sum(shares.values())
+    with contextlib.ExitStack() as stack:
+        bar = stack.enter_context(
+            click.progressbar(
+                length=total, label=label, file=click.get_text_stream("stderr"), show_eta=False
+            )
+        )
+        reached = 0
+
+        def report(stage: str, done: float) -> None:
+            nonlocal reached
+            if stage not in shares or reached >= total:
+                return
+            base = sum(shares[s] for s in names[: names.index(stage)])
+            target = base + round(shares[stage] * max(0.0, min(1.0, done)))
+            if target > reached:
+                bar.update(target - reached)
+                reached = target
+                if reached >= total:
+                    stack.close()
+
+        yield report
+        if reached < total:
+            bar.update(total - reached)
+
+
+# --------------------------------------------------------------------------- templates
+
+
+def _loader(folders: tuple[Path, ...]) -> Any:
+    import jinja2
+
+    builtin = builtin_templates_dir()
+    return jinja2.ChoiceLoader(
+        [
+            jinja2.PrefixLoader({BUILTIN_PREFIX[:-1]: jinja2.FileSystemLoader(builtin)}),
+            jinja2.FileSystemLoader([*folders, builtin]),
+        ]
+    )
+
+
+@lru_cache(maxsize=16)
+def environment(folders: tuple[Path, ...] = ()) -> Any:
+    """The Jinja environment over the user's folders and the built-ins (cached per search path).
+
+    StrictUndefined makes a missing value an error; autoescape makes table text plain text.
+    """
+    import jinja2
+
+    from generator.render import site_key, statblock, treasure_text
+
+    env = jinja2.Environment(
+        loader=_loader(folders),
+        autoescape=True,
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+    env.filters.update(
+        num=lambda n: f"{n:,}",
+        cp=treasure_text.worth,
+        signed=lambda n: f"{n:+d}",
+        cap=lambda s: s[:1].upper() + s[1:],
+        sentence=lambda s: _stop(str(s).strip()[:1].upper() + str(s).strip()[1:]),
+        stop=_stop,
+        anchor=_anchor,
+    )
+    env.globals.update(
+        delve_version=__version__,
+        loop_order=site_key.loop_order,
+        exits=site_key.exits,
+        exit_text=site_key.exit_text,
+        plural=site_key.plural,
+        summary_text=site_key.summary_text,
+        content_labels=site_key.CONTENT_LABELS,
+        obstacle_labels=site_key.OBSTACLE_LABELS,
+        check_rule=site_key.CHECK_RULE,
+        stat_line=statblock.stat_line,
+        coins_phrase=treasure_text.coins_phrase,
+    )
+    return env
+
+
+def _system_namer(model: Any) -> Callable[[str], str]:
+    """system_name(key) for the templates: the rules system's own name ("FMC Basic")."""
+    try:
+        from generator.render.context import system_for
+
+        active = system_for(model)
+    except ImportError:  # pragma: no cover - rules systems are optional to the booklet
+        active = None
+
+    def name(key: str) -> str:
+        if active is not None and getattr(active, "key", None) == key:
+            return str(active.name)
+        return SYSTEM_NAMES.get(key, key)
+
+    return name
+
+
+def _stop(text: Any) -> str:
+    """Table text ended with a full stop, unless it already ends a sentence."""
+    text = str(text).strip()
+    return text if not text or text[-1] in ".!?\"')" else text + "."
+
+
+def _anchor(text: Any) -> str:
+    """A safe fragment id from any text: letters, digits and dashes."""
+    out = "".join(c.lower() if c.isalnum() else "-" for c in str(text))
+    return "-".join(part for part in out.split("-") if part) or "x"
+
+
+def render_template(name: str, context: dict[str, Any], options: Options) -> str:
+    """Render one template by name; every template problem becomes a TemplateError."""
+    import jinja2
+
+    env = environment(tuple(p.resolve() for p in options.templates))
+    try:
+        return env.get_template(name).render(context)
+    except jinja2.TemplateSyntaxError as err:
+        where = err.filename or err.name or name
+        raise TemplateError(f"{where}:{err.lineno}: template syntax error: {err.message}") from err
+    except jinja2.TemplateNotFound as err:
+        where = _template_frame(err, options)
+        searched = ", ".join(str(p) for p in search_path(options))
+        raise TemplateError(
+            f"{where + ': ' if where else ''}template '{err.name}' not found in {searched}"
+        ) from err
+    except jinja2.UndefinedError as err:
+        where = _template_frame(err, options) or name
+        raise TemplateError(f"{where}: template uses an undefined value: {err.message}") from err
+    except Exception as err:  # a helper called wrongly from a user's template
+        where = _template_frame(err, options)
+        if not where:
+            raise
+        raise TemplateError(f"{where}: template error: {type(err).__name__}: {err}") from err
+
+
+def _template_frame(err: BaseException, options: Options) -> str:
+    """'FILE:LINE' of the innermost template frame in the traceback (Jinja rewrites frames so
+    they point at the template source), or '' when the error did not come from a template."""
+    roots = [str(p.resolve()) + os.sep for p in search_path(options)]
+    found = ""
+    for frame in traceback.extract_tb(err.__traceback__):
+        name = str(Path(frame.filename).resolve()) if frame.filename else ""
+        if frame.lineno and any(name.startswith(root) for root in roots):
+            found = f"{frame.filename}:{frame.lineno}"
+    return found
+
+
+# --------------------------------------------------------------------------- contexts
+
+
+def site_context(site: Any) -> dict[str, Any]:
+    """What the site templates see: the model, plus its rooms grouped for the key."""
+    from generator.render.site_key import loop_order
+    from generator.render.site_svg import site_svg
+
+    rooms = loop_order(site)
+    levels = [
+        {"depth": d, "party_level": site.level_of(d), "rooms": [r for r in rooms if r.level == d]}
+        for d in range(1, site.levels + 1)
+    ]
+    hoards = [r for r in rooms if r.hoard]
+    monsters = [site.bestiary[k] for k in sorted(site.bestiary)]
+    return {
+        "site": site,
+        "rooms": rooms,
+        "levels": levels,
+        "hoard_rooms": hoards,
+        "magic_items": [(r, i) for r in hoards for i in r.hoard.items if i.magic],
+        "monsters": monsters,
+        "map_svg": _svg_markup(site_svg(site), f"map-{_anchor(site.seed)}-"),
+        "system": site.system,
+        "prefix": "",
+        "chapter": False,
+    }
+
+
+def _svg_markup(svg: str, ids: str) -> Any:
+    """Our own SVG (its text escaped by the map renderer), sized by the CSS instead of pixels,
+    with its ids prefixed so several maps in one booklet never share an id."""
+    import re
+
+    from markupsafe import Markup
+
+    head, sep, rest = svg.partition(">")
+    for attr in ("width", "height"):
+        head = re.sub(rf'\s{attr}="[^"]*"', "", head, count=1)
+    rest = re.sub(r'\bid="([^"]+)"', rf'id="{ids}\1"', rest)
+    rest = re.sub(r'(href="#|url\(#)', rf"\g<1>{ids}", rest)
+    return Markup(head + sep + rest)
+
+
+def region_context(region: Any) -> dict[str, Any]:
+    """What the region templates see: the model, its hexes by kind, and each site's own context
+    (anchors prefixed with the hex label, so a site's rooms never clash with another's)."""
+    from generator.render import region_key as rk
+    from generator.render.region_svg import region_svg
+
+    hexes = sorted(region.hexes, key=lambda h: h.label)
+    monsters: dict[str, Any] = dict(rk._monsters_by_name(region))
+    sites = []
+    for h in hexes:
+        if h.site is None:
+            continue
+        for name, m in h.site.bestiary.items():
+            monsters.setdefault(name, m)
+        ctx = site_context(h.site)
+        ctx.update(hex=h, prefix=f"h{h.label}-")
+        sites.append(ctx)
+    bases: dict[str, list[Any]] = {}
+    for fa in region.factions:
+        bases.setdefault(fa.base, []).append(fa)
+    counts: dict[str, int] = {}
+    sample: dict[str, Any] = {}
+    for h in hexes:
+        counts[h.terrain] = counts.get(h.terrain, 0) + 1
+        sample.setdefault(h.terrain, h)
+    terrain = [
+        {
+            "biome": b,
+            "hexes": counts[k],
+            "days": sample[k].travel_days,
+            "odds": sample[k].encounter_odds,
+        }
+        for k, b in region.biomes.items()
+        if k in sample
+    ]
+    names = {fa.key: fa.name for fa in region.factions}
+    ordered = {k: monsters[k] for k in sorted(monsters)}
+    return {
+        "region": region,
+        "hexes": hexes,
+        "start": region.hex(region.start),
+        "havens": [h for h in hexes if h.haven],
+        "sites": sites,
+        "site_hexes": {ctx["hex"].label for ctx in sites},
+        "lairs": [h for h in hexes if h.lair],
+        "landmarks": [h for h in hexes if h.landmark],
+        "terrain": terrain,
+        "paths": rk._paths_through(region),
+        "bases": bases,
+        "faction_names": names,
+        "monsters": list(ordered.values()),
+        "system": getattr(region, "system", None) or "fmc",
+        "map_svg": _svg_markup(region_svg(region), "region-map-"),
+        "travel_rule": rk._check_rule(region),
+        "wander_rule": rk.WANDER_RULE,
+        "reaction_rule": rk.REACTION_RULE,
+        "compass": [(i + 1, side, rk.SIDE_WORDS[side]) for i, side in enumerate(rk.SIDES)],
+        "days_text": rk.days_text,
+        "stocking_names": rk.STOCKING_NAMES,
+        "attitude_names": rk.ATTITUDE_NAMES,
+        "mood_notes": rk.MOOD_NOTES,
+        "rplural": lambda name, count: rk._plural(ordered, name, count),
+        "rumour_text": region.rumour_text,
+        "faction_ties": lambda fa: rk._faction_line(region, fa),
+        "prefix": "",
+    }
+
+
+def booklet_html(model: Any, options: Options | None = None) -> str:
+    """The booklet for a site or region as one self-contained HTML page (CSS inline)."""
+    options = options or current()
+    kind = getattr(model, "kind", None)
+    if kind not in TOP_TEMPLATES:
+        raise DelveError(f"no booklet for a {kind!r} document")
+    report = options.progress or (lambda stage, done: None)
+    report("html", 0.0)
+    context = site_context(model) if kind == "site" else region_context(model)
+    context["paper"] = options.paper
+    context["system_name"] = _system_namer(model)
+    html = render_template(TOP_TEMPLATES[kind], context, options)
+    report("html", 1.0)
+    return html
+
+
+def booklet_pdf(model: Any, options: Options | None = None) -> bytes:
+    from generator.render.pdf import html_to_pdf
+
+    options = options or current()
+    return html_to_pdf(booklet_html(model, options), options)
+
+
+# --------------------------------------------------------------------------- registration
+
+_registered = False
+
+
+def _formats() -> dict[str, Callable[[Any], str | bytes]]:
+    return {"html": lambda m: booklet_html(m), "pdf": lambda m: booklet_pdf(m)}
+
+
+def register_formats() -> None:
+    """Add html and pdf to every kind of document (once per process)."""
+    global _registered
+    if _registered:
+        return
+    _registered = True
+    from generator.render import documents
+
+    for kind in TOP_TEMPLATES:
+        documents.register(kind, _formats)
+
+
+register_formats()
