@@ -98,3 +98,39 @@ def test_cli_treasure_in_a_system(run_cli):
     assert "XP" in fmc.out
     w = run_cli("weapon", "--die", "d12", "--seed", "w", "--system", "f4c")
     assert "automatic (A) damage" in w.out or "bonus" not in w.out
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_site_and_region_booklets_speak_the_system(builtin_tables, system):
+    """The HTML booklets (the PDF is drawn from them) keep no FMC-only words."""
+    from generator.render.booklet import booklet_html
+
+    words = get_system(builtin_tables, system)
+    site = generate_site(builtin_tables, Rng("booklet-words"), level=2, rooms=12)
+    region = generate_region(builtin_tables, Rng("booklet-words"), radius=1)
+    for model in (site, region):
+        model.system = system
+        with using_system(words):
+            html = booklet_html(model)
+        text = re.sub(r"<style>.*?</style>|<svg.*?</svg>|<[^>]+>", " ", html, flags=re.S)
+        assert _foreign(system, text) == [], (model.kind, _foreign(system, text))
+        assert "Rules at the table" in text
+        for m in list(model.bestiary.values())[:3]:
+            assert m.name in text
+
+
+def test_fortmayn_pdf_booklet_reads_in_its_terms(builtin_tables, tmp_path):
+    from pypdf import PdfReader
+
+    from generator.render.booklet import booklet_pdf
+
+    words = get_system(builtin_tables, "fortmayn")
+    site = generate_site(builtin_tables, Rng("fortmayn-pdf"), level=1)
+    site.system = "fortmayn"
+    with using_system(words):
+        pdf = booklet_pdf(site)
+    path = tmp_path / "site.pdf"
+    path.write_bytes(pdf)
+    text = " ".join(page.extract_text() for page in PdfReader(path).pages)
+    assert _foreign("fortmayn", text) == []
+    assert "Difficulty Dice" in text and "Random events" in text.title().replace("Events", "events")

@@ -306,6 +306,35 @@ def environment(folders: tuple[Path, ...] = ()) -> Any:
     return env
 
 
+def _rules_context(model: Any, context: dict[str, Any]) -> dict[str, Any]:
+    """The rules system the booklet speaks: its stat blocks, procedures and words.
+
+    `rules` is the System (templates call rules.stat_block(m), rules.trap_text(t),
+    rules.procedures()...), `words` rewords table text written in FMC Basic's terms, and `xp`
+    says whether the system counts experience points at all ((Fortmayn) does not).
+    """
+    from generator.render import site_key
+    from generator.render.context import system_for
+    from generator.render.treasure_text import bonus_text, xp_in_play
+
+    rules = system_for(model)
+    extra: dict[str, Any] = {
+        "rules": rules,
+        "system": rules.key,
+        "words": rules.reword,
+        "xp": xp_in_play(rules),
+        "check_rule": site_key.check_rule(rules),
+        "stat_line": rules.stat_line,
+        "bonus_text": lambda bonus: bonus_text(bonus, rules),
+        "random_events": rules.random_events(model) if model.kind == "site" else None,
+    }
+    if model.kind == "region" and rules.has_term("reaction"):
+        extra["reaction_rule"] = rules.term("reaction")
+    for ctx in context.get("sites", []):
+        ctx["system"] = rules.key
+    return extra
+
+
 def _system_namer(model: Any) -> Callable[[str], str]:
     """system_name(key) for the templates: the rules system's own name ("FMC Basic")."""
     try:
@@ -496,6 +525,7 @@ def booklet_html(model: Any, options: Options | None = None) -> str:
     context = site_context(model) if kind == "site" else region_context(model)
     context["paper"] = options.paper
     context["system_name"] = _system_namer(model)
+    context.update(_rules_context(model, context))
     html = render_template(TOP_TEMPLATES[kind], context, options)
     report("html", 1.0)
     return html
