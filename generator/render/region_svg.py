@@ -70,6 +70,10 @@ ICON_NAMES = {
 
 def _size(count: int) -> float:
     """Hex circumradius in pixels: big for a starting region, smaller for campaign maps."""
+    if count <= 7:
+        return 72.0  # a starting region fills the page beside its legend
+    if count <= 19:
+        return 52.0
     if count <= 61:
         return 34.0
     if count <= 400:
@@ -166,8 +170,9 @@ def region_svg(region: Region) -> str:
     font = _f(max(6.0, 0.27 * s))
     css = [
         f"text{{font-family:{FONT};fill:{INK}}}",
-        ".lab{font-size:" + font + "px;text-anchor:middle;paint-order:stroke;stroke:#fff;"
-        "stroke-width:2px;stroke-opacity:.8}",
+        # The white halo is its own text under the label: WeasyPrint ignores paint-order.
+        ".lab,.halo{font-size:" + font + "px;text-anchor:middle}",
+        ".halo{fill:#fff;stroke:#fff;stroke-width:2.2px;stroke-linejoin:round;stroke-opacity:.85}",
         f".sym{{fill:none;stroke:{INK};stroke-width:1.2;stroke-linecap:round;"
         "stroke-linejoin:round}",
         f".sym .solid{{fill:{INK};fill-opacity:.55}}",
@@ -250,7 +255,10 @@ def region_svg(region: Region) -> str:
             out.append(f'<use href="#i-faction" x="{_f(x - 0.52 * s)}" y="{_f(y - 0.3 * s)}"/>')
     for h in region.hexes:
         x, y = at(h.label)
-        out.append(f'<text class="lab" x="{_f(x)}" y="{_f(y - 0.56 * s)}">{h.label}</text>')
+        xy = f'x="{_f(x)}" y="{_f(y - 0.56 * s)}"'
+        out.append(
+            f'<text class="halo" {xy}>{h.label}</text><text class="lab" {xy}>{h.label}</text>'
+        )
     out += legend
     out.append("</svg>")
     return "\n".join(out) + "\n"
@@ -280,11 +288,13 @@ def _legend(region: Region, x0: float, y0: float, width: float) -> tuple[list[st
         )
         items.append((swatch, f"{b.name} ({days}{note})"))
     used = {h.stocking for h in region.hexes}
+    # Map icons are drawn to the hex size; the legend shows them at the campaign-map size.
+    icon = f"scale({_f(34.0 / _size(len(region.hexes)))})"
     for key in ("start", "haven", "site", "lair", "landmark"):
         if key in used:
-            items.append((f'<use href="#i-{key}" transform="scale(1)"/>', ICON_NAMES[key]))
+            items.append((f'<use href="#i-{key}" transform="{icon}"/>', ICON_NAMES[key]))
     if region.factions:
-        items.append(('<use href="#i-faction"/>', ICON_NAMES["faction"]))
+        items.append((f'<use href="#i-faction" transform="{icon}"/>', ICON_NAMES["faction"]))
     river_d = _wavy([(-12.0, 0.0), (12.0, 0.0)], 2.0)
     items.append((f'<path class="river" d="{river_d}" style="stroke-width:4"/>', "river"))
     items.append(
@@ -303,22 +313,23 @@ def _legend(region: Region, x0: float, y0: float, width: float) -> tuple[list[st
     body_h = 42 + rows * 26
     # Scale bar: three hexes' width, ticked at every hex (centre to centre across a side).
     px_per_hex = math.sqrt(3) * _size(len(region.hexes))
+    spans = 3 if px_per_hex < 80 else 2  # big hexes: two spans keep the bar in the box
     bar_y = body_h + 10
     miles = region.hex_miles
     out.append(f'<g transform="translate(26,{_f(bar_y)})">')
-    for i in range(3):
+    for i in range(spans):
         fill = INK if i % 2 == 0 else "#fff"
         out.append(
             f'<rect x="{_f(i * px_per_hex)}" y="0" width="{_f(px_per_hex)}" height="6" '
             f'fill="{fill}" stroke="{INK}" stroke-width="1"/>'
         )
-    for i in range(4):
+    for i in range(spans + 1):
         out.append(
             f'<text x="{_f(i * px_per_hex)}" y="20" font-size="10" text-anchor="middle">'
             f"{i * miles}</text>"
         )
     out.append(
-        f'<text x="{_f(3 * px_per_hex + 14)}" y="7" font-size="11">miles (one hex = {miles} '
+        f'<text x="{_f(spans * px_per_hex + 14)}" y="7" font-size="11">miles (one hex = {miles} '
         f"miles, {'a day' if miles == 18 else 'a third of a day'} on good ground)</text>"
     )
     out.append("</g>")
