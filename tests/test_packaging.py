@@ -103,3 +103,18 @@ def test_ci_tests_the_installed_package_not_the_checkout() -> None:
     assert here.parent != ROOT / "generator", f"imported the checkout: {here}"
     assert "site-packages" in here.parts, here
     assert builtin_tables_dir().parts[-2:] == ("_data", "tables")
+
+
+def test_no_module_imports_click_directly():
+    """typer 0.28+ carries its own click and does not install the real one: `import click`
+    works on a developer's machine that happens to have it and fails on a fresh install."""
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent / "generator"
+    offenders = [
+        str(p.relative_to(root.parent))
+        for p in root.rglob("*.py")
+        if re.search(r"^\s*(import click|from click\b)", p.read_text(), re.MULTILINE)
+    ]
+    assert offenders == []

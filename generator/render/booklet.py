@@ -218,15 +218,14 @@ def progress_bar(
     if not enabled:
         yield lambda stage, done: None
         return
-    import click
 
     shares = stages or {"generation": 20, "html": 10, "pdf": 70}
     names = list(shares)
     total = sum(shares.values())
     with contextlib.ExitStack() as stack:
         bar = stack.enter_context(
-            click.progressbar(
-                length=total, label=label, file=click.get_text_stream("stderr"), show_eta=False
+            typer.progressbar(
+                length=total, label=label, file=typer.get_text_stream("stderr"), show_eta=False
             )
         )
         reached = 0
