@@ -535,27 +535,3 @@ def booklet_pdf(model: Any, options: Options | None = None) -> bytes:
 
     options = options or current()
     return html_to_pdf(booklet_html(model, options), options)
-
-
-# --------------------------------------------------------------------------- registration
-
-_registered = False
-
-
-def _formats() -> dict[str, Callable[[Any], str | bytes]]:
-    return {"html": lambda m: booklet_html(m), "pdf": lambda m: booklet_pdf(m)}
-
-
-def register_formats() -> None:
-    """Add html and pdf to every kind of document (once per process)."""
-    global _registered
-    if _registered:
-        return
-    _registered = True
-    from generator.render import documents
-
-    for kind in TOP_TEMPLATES:
-        documents.register(kind, _formats)
-
-
-register_formats()

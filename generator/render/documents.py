@@ -1,6 +1,6 @@
 """Documents by kind: read a saved JSON document back, and render a model in a format.
 
-Each kind (site, region...) registers its formats here, so `delve render` works on any saved
+Each kind (site, region...) lists its formats here, so `delve render` works on any saved
 document and the generator commands share one path to the same bytes.
 """
 
@@ -23,58 +23,54 @@ def to_json(model: Any) -> str:
     return json.dumps(model.to_dict(), indent=2, ensure_ascii=False) + "\n"
 
 
-def _site_formats() -> dict[str, Renderer]:
+def graphml(site: Any) -> str:
     import networkx as nx
 
-    from generator.render.site_key import site_markdown, site_text
-    from generator.render.site_svg import site_svg
-
-    def graphml(site: Any) -> str:
-        return "\n".join(nx.generate_graphml(site.graph())) + "\n"
-
-    return {
-        "text": site_text,
-        "md": site_markdown,
-        "json": to_json,
-        "svg": site_svg,
-        "graphml": graphml,
-    }
+    return "\n".join(nx.generate_graphml(site.graph())) + "\n"
 
 
-def _region_formats() -> dict[str, Renderer]:
-    from generator.render.region_key import region_formats
-
-    return region_formats()
-
-
-_FORMATS: dict[str, Callable[[], dict[str, Renderer]]] = {
-    "site": _site_formats,
-    "region": _region_formats,
+# kind -> format -> "module:function". Renderers are imported only when their format is asked
+# for, so `delve site --format json` never loads Jinja, WeasyPrint or the map code.
+_BOOKLETS = {
+    "html": "generator.render.booklet:booklet_html",
+    "pdf": "generator.render.booklet:booklet_pdf",
+}
+_FORMATS: dict[str, dict[str, str]] = {
+    "site": {
+        "text": "generator.render.site_key:site_text",
+        "md": "generator.render.site_key:site_markdown",
+        "json": "generator.render.documents:to_json",
+        "svg": "generator.render.site_svg:site_svg",
+        "graphml": "generator.render.documents:graphml",
+        **_BOOKLETS,
+    },
+    "region": {
+        "text": "generator.render.region_key:region_text",
+        "md": "generator.render.region_key:region_markdown",
+        "json": "generator.render.documents:to_json",
+        "svg": "generator.render.region_svg:region_svg",
+        **_BOOKLETS,
+    },
 }
 
 
-def formats_for(kind: str) -> dict[str, Renderer]:
-    import generator.render.booklet  # noqa: F401  (adds html and pdf on first use)
+def formats_for(kind: str) -> list[str]:
+    return list(_FORMATS[kind])
 
-    return _FORMATS[kind]()
+
+def renderer(kind: str, fmt: str) -> Renderer:
+    """The function that renders a `kind` document in `fmt` (imported on first use)."""
+    import importlib
+
+    table = _FORMATS[kind]
+    if fmt not in table:
+        raise DelveError(f"--format {fmt}: not available for a {kind}; use {', '.join(table)}")
+    module, _, name = table[fmt].partition(":")
+    return getattr(importlib.import_module(module), name)
 
 
 def render(model: Any, fmt: str) -> str | bytes:
-    table = formats_for(model.kind)
-    if fmt not in table:
-        raise DelveError(
-            f"--format {fmt}: not available for a {model.kind}; use {', '.join(table)}"
-        )
-    return table[fmt](model)
-
-
-def register(kind: str, formats: Callable[[], dict[str, Renderer]]) -> None:
-    """Later kinds (regions) and formats (booklets) add themselves here."""
-    previous = _FORMATS.get(kind)
-    if previous is None:
-        _FORMATS[kind] = formats
-    else:
-        _FORMATS[kind] = lambda: {**previous(), **formats()}
+    return renderer(model.kind, fmt)(model)
 
 
 def from_dict(data: Any) -> Any:

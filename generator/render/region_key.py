@@ -368,11 +368,3 @@ def region_markdown(region: Region, system: System | None = None) -> str:
 
 def region_text(region: Region, system: System | None = None) -> str:
     return b.to_text(region_blocks(region, system))
-
-
-def region_formats() -> dict:
-    """The formats `delve region` and `delve render` offer for a region document."""
-    from generator.render.documents import to_json
-    from generator.render.region_svg import region_svg
-
-    return {"text": region_text, "md": region_markdown, "json": to_json, "svg": region_svg}
