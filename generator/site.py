@@ -206,14 +206,10 @@ def compose_occupants(
             rest = budget - worth(lair)
             if rest <= 0:
                 continue
-            fits = [
-                [
-                    g
-                    for g in _options(sig, rest, leaders, round(budget * XP_TOLERANCE))
-                    if abs(worth(lair) + worth(g) - budget) <= budget * XP_TOLERANCE
-                ]
-                for leaders in (False, True)
-            ]
+            # Guards within 10% of the budget of what the lair left: the site's total then is
+            # within 10% of the budget too.
+            slack_total = round(budget * XP_TOLERANCE)
+            fits = [_options(sig, rest, leaders, slack_total) for leaders in (False, True)]
             guard_opts = fits[0] or fits[1]
             if guard_opts:
                 guards = rng.choice(guard_opts)
@@ -293,13 +289,7 @@ class Deck:
 
     def deal(self, table_id: str, rng: Rng, vars: dict[str, str] | None = None) -> Rolled:
         used = self.used.setdefault(table_id, set())
-        rolled = self.tables.roll(table_id, rng, vars)
-        for _ in range(self.TRIES):
-            if id(rolled.entry) not in used:
-                break
-            rolled = self.tables.roll(table_id, rng, vars)
-        used.add(id(rolled.entry))
-        return rolled
+        return self.tables.roll_avoiding(table_id, rng, used, vars, self.TRIES)
 
 
 def _draw(tables: TableSet, table_id: str, rng: Rng, count: int) -> list[Rolled]:
@@ -467,7 +457,10 @@ def _stock_level(
     feature_iter = iter(features)
     for pos, what in enumerate(contents):
         rid = LOOP * (depth - 1) + pos + 1
-        rrng = rng.child(f"room/{pos + 1}")
+        # Room rolls come from the level's stream; each hoard gets a stream of its own at
+        # <level>/room/N/hoard, so `delve hoard --seed` can reproduce it.
+        rrng = rng
+        room_address = f"{rng.address}/room/{pos + 1}"
         kind = types[pos]
         room = Room(
             id=rid,
@@ -480,7 +473,7 @@ def _stock_level(
             smell=deck.deal("site/room-smells", rrng).text,
             light=deck.deal("site/room-lights", rrng).text,
             entrance=depth == 1 and pos == 0,
-            seed=rrng.address,
+            seed=room_address,
         )
         if what == "feature":
             room.feature = _feature(next(feature_iter))
@@ -488,7 +481,7 @@ def _stock_level(
             room.monsters = [MonsterGroup(m.name, n, m.xp, activities[0].text) for m, n in lair]
             # FMC Basic, Treasure Hoards: a magic weapon's power die is its holders' damage die.
             room.hoard = roll_hoard(
-                tables, rrng.child("hoard"), lair_value, party_level, holder.damage
+                tables, rng.child(f"room/{pos + 1}/hoard"), lair_value, party_level, holder.damage
             )
             room.hoard_place = deck.deal("site/hoard-places", rrng).text
         elif what == "monsters":
@@ -496,7 +489,11 @@ def _stock_level(
         else:
             # The hidden hoard was stashed by the site's masters: their die sets its weapon.
             room.hoard = roll_hoard(
-                tables, rrng.child("hoard"), treasure - lair_value, party_level, holder.damage
+                tables,
+                rng.child(f"room/{pos + 1}/hoard"),
+                treasure - lair_value,
+                party_level,
+                holder.damage,
             )
             if rrng.chance(0.5):
                 room.trap = _trap(deck.deal("site/traps", rrng))
@@ -509,6 +506,7 @@ def _stock_level(
     return rooms
 
 
+@lru_cache(maxsize=1024)
 def _squares(size: str) -> tuple[int, int]:
     """'30 by 40 feet' -> (3, 4) ten-foot squares, so the map matches the room key."""
     numbers = [int(n) for n in re.findall(r"\d+", size)][:2]

@@ -604,6 +604,34 @@ class TableSet:
         text = tpl.static if tpl.static is not None else self._render(tpl, rng, vars, table, 0)
         return Rolled(table.id, entry, value, text)
 
+    def roll_avoiding(
+        self,
+        table_id: str,
+        rng: Rng,
+        avoid: set[int],
+        vars: Mapping[str, str] | None = None,
+        tries: int = 24,
+    ) -> Rolled:
+        """Roll, rerolling while the entry is one of `avoid` (ids of entries already dealt),
+        at most `tries` times; the entry rolled is added to `avoid`. Only the kept roll's text
+        is resolved, so a deck of a site's rooms costs little more than plain rolls."""
+        table = self.tables.get(table_id) or self.get(table_id)
+        for _ in range(tries + 1):
+            if table.die is not None:
+                value: int | None = table.die.roll(rng)
+                entry = table.lookup[value - table.low]  # type: ignore[operator]
+            else:
+                value = None
+                entry = table.entries[
+                    bisect_right(table.cumulative, rng.random() * table.cumulative[-1])
+                ]
+            if id(entry) not in avoid:
+                break
+        avoid.add(id(entry))
+        tpl = entry.template
+        text = tpl.static if tpl.static is not None else self._render(tpl, rng, vars, table, 0)
+        return Rolled(table.id, entry, value, text)
+
     def roll_many(
         self,
         table_id: str,
