@@ -16,12 +16,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from fractions import Fraction
 from functools import lru_cache
 from itertools import product
+from typing import TYPE_CHECKING
 
 from generator.errors import DiceError
 from generator.rng import Rng
+
+if TYPE_CHECKING:
+    from fractions import Fraction
 
 _TOKEN = re.compile(r"\s*(?:(\d+)|(kh|kl)|(d)|([-+x*/×()%]))", re.IGNORECASE)
 _MAX_SUPPORT = 200_000  # outcomes we agree to enumerate
@@ -275,6 +278,8 @@ class Formula:
 
     def distribution(self) -> dict[int, Fraction]:
         """Exact probability of each outcome."""
+        from fractions import Fraction  # only tests and checks need exact odds
+
         counts = self._counts()
         total = sum(counts.values())
         return {v: Fraction(c, total) for v, c in sorted(counts.items())}

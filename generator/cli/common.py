@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import sys
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
@@ -41,6 +42,30 @@ def resolve_system(key: str | None) -> System:
     from generator.systems import get_system
 
     return get_system(tables(), key)
+
+
+PaperOption = Annotated[
+    str, typer.Option("--paper", help="Booklet paper for html/pdf: a4, letter or a5.")
+]
+TemplatesOption = Annotated[
+    list[Path] | None,
+    typer.Option(
+        "--templates",
+        help="A folder of your own booklet templates over the built-ins (repeatable).",
+    ),
+]
+
+
+def booklet_session(
+    paper: str, templates: list[Path] | None, out: Path | None, fmt: str, *args: Any, **kw: Any
+) -> Any:
+    """The booklet's checks and progress for html/pdf (and for any --paper/--templates given);
+    other formats skip it, so they never load the booklet machinery."""
+    if fmt in ("html", "pdf") or templates or paper != "a4":
+        from generator.render import booklet
+
+        return booklet.cli_session(paper, templates, out, fmt, *args, **kw)
+    return nullcontext(lambda stage, done: None)
 
 
 SystemOption = Annotated[

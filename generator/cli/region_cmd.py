@@ -8,8 +8,7 @@ from typing import Annotated, Any
 
 import typer
 
-from generator.cli.common import SystemOption
-from generator.render import booklet
+from generator.cli.common import PaperOption, SystemOption, TemplatesOption, booklet_session
 
 PROGRESS_FROM = 200  # hexes: smaller regions are done before a bar would be read
 
@@ -59,8 +58,8 @@ def region(
         str, typer.Option("--format", "-f", help="text, md, json, svg, html or pdf.")
     ] = "text",
     out: Annotated[Path | None, typer.Option("--output", "-o", help="Write to this file.")] = None,
-    paper: booklet.PaperOption = "a4",
-    templates: booklet.TemplatesOption = None,
+    paper: PaperOption = "a4",
+    templates: TemplatesOption = None,
     system: SystemOption = None,
 ) -> None:
     """Generate a hex region: terrain, havens, sites, lairs, landmarks, factions, encounters.
@@ -72,9 +71,10 @@ def region(
     from generator.region import generate_region, parse_size
 
     dims = parse_size(size) if size is not None else None
-    with booklet.cli_session(paper, templates, out, fmt, "region booklet") as report:
+    with booklet_session(paper, templates, out, fmt, "region booklet") as report:
         ts = tables()
-        resolve_system(system)  # a bad --system fails before any seed is drawn
+        if system is not None:
+            resolve_system(system)  # a bad --system fails before any seed is drawn
         rng = rng_for(seed)
         # Booklets show one bar over generation, HTML and PDF; other formats get their own.
         bar = _Bar() if fmt not in ("html", "pdf") else None

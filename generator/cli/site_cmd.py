@@ -7,8 +7,17 @@ from typing import Annotated
 
 import typer
 
-from generator.cli.common import SystemOption, emit, resolve_system, rng_for, tables
-from generator.render import booklet, documents
+from generator.cli.common import (
+    PaperOption,
+    SystemOption,
+    TemplatesOption,
+    booklet_session,
+    emit,
+    resolve_system,
+    rng_for,
+    tables,
+)
+from generator.render import documents
 
 SITE_FORMATS = ("text", "md", "json", "svg", "graphml", "html", "pdf")
 
@@ -22,8 +31,8 @@ def site(
         str, typer.Option("--format", "-f", help="text, md, json, svg, graphml, html or pdf.")
     ] = "text",
     out: Annotated[Path | None, typer.Option("--output", "-o", help="Write to this file.")] = None,
-    paper: booklet.PaperOption = "a4",
-    templates: booklet.TemplatesOption = None,
+    paper: PaperOption = "a4",
+    templates: TemplatesOption = None,
     system: SystemOption = None,
 ) -> None:
     """Generate a looping site: rooms, monsters, treasure, traps and a map.
@@ -32,9 +41,10 @@ def site(
     """
     from generator.site import generate_site
 
-    with booklet.cli_session(paper, templates, out, fmt):
+    with booklet_session(paper, templates, out, fmt):
         ts = tables()
-        resolve_system(system)  # a bad --system fails before any seed is drawn
+        if system is not None:
+            resolve_system(system)  # a bad --system fails before any seed is drawn
         rng = rng_for(seed)
         model = generate_site(ts, rng, level=level, rooms=rooms, theme=theme)
         _write(model, fmt, out, system)
@@ -46,8 +56,8 @@ def render(
         str, typer.Option("--format", "-f", help="text, md, json, svg, html, pdf...")
     ] = "text",
     out: Annotated[Path | None, typer.Option("--output", "-o", help="Write to this file.")] = None,
-    paper: booklet.PaperOption = "a4",
-    templates: booklet.TemplatesOption = None,
+    paper: PaperOption = "a4",
+    templates: TemplatesOption = None,
     system: SystemOption = None,
 ) -> None:
     """Render a saved (and perhaps edited) site or region document.
@@ -58,18 +68,22 @@ def render(
     """
     model = documents.load(document)
     label = "region booklet" if model.kind == "region" else None
-    with booklet.cli_session(paper, templates, out, fmt, progress_label=label, generates=False):
+    with booklet_session(paper, templates, out, fmt, progress_label=label, generates=False):
         _write(model, fmt, out, system)
 
 
 def _write(model: object, fmt: str, out: Path | None, system: str | None = None) -> None:
     """Render in the chosen rules system (recorded in the document) and write or print."""
-    from generator.render.context import using_system
-
-    chosen = resolve_system(system or getattr(model, "system", None))
-    model.system = chosen.key  # type: ignore[attr-defined]
-    with using_system(chosen):
+    if fmt in ("json", "graphml", "svg") and system is None:
+        # These print no rules: the document keeps the system it names, unresolved.
         data = documents.render(model, fmt)
+    else:
+        from generator.render.context import using_system
+
+        chosen = resolve_system(system or getattr(model, "system", None))
+        model.system = chosen.key  # type: ignore[attr-defined]
+        with using_system(chosen):
+            data = documents.render(model, fmt)
     ext = "md" if fmt == "md" else "txt" if fmt == "text" else fmt
     to_file = fmt in documents.FILE_FORMATS
     emit(data, out, model.kind, model.seed, ext if to_file else "")  # type: ignore[attr-defined]

@@ -25,7 +25,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Any
 
 import typer
 
@@ -147,17 +147,6 @@ def search_path(options: Options) -> list[Path]:
 
 # --------------------------------------------------------------------------- the CLI's options
 # Shared by `delve site`, `delve region` and `delve render` so the three spell them alike.
-
-PaperOption = Annotated[
-    str, typer.Option("--paper", help="Booklet paper for html/pdf: a4, letter or a5.")
-]
-TemplatesOption = Annotated[
-    list[Path] | None,
-    typer.Option(
-        "--templates",
-        help="A folder of your own booklet templates over the built-ins (repeatable).",
-    ),
-]
 
 
 @contextlib.contextmanager
