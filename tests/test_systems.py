@@ -558,3 +558,39 @@ def test_a_fifth_system_needs_only_yaml(run_cli, builtin_tables: TableSet, tmp_p
     ts = TableSet.load([tmp_path], use_env=False)
     assert system_keys(ts)[-1] == "mini"
     assert get_system(ts, "mini").trap_text(trap("1d6")) == "Mini words for trap.dodge."
+
+
+def test_a_fifth_system_prints_whole_sites_and_booklets(
+    run_cli, builtin_tables: TableSet, tmp_path: Path
+) -> None:
+    """The same YAML folder, plus an optional template fragment, runs through every renderer."""
+    write(tmp_path, "systems/mini/terms.yaml", mini_terms(builtin_tables))
+    write(tmp_path, "systems/mini/stat-block.yaml", MINI_STAT_BLOCK)
+    write(tmp_path, "systems/mini/brackets.yaml", MINI_BRACKETS)
+    write(tmp_path, "systems/mini/defense.yaml", MINI_DEFENSE)
+    write(tmp_path, "systems/mini/units.yaml", MINI_UNITS)
+    text = run_cli("--tables", tmp_path, "site", "--seed", "five", "--system", "mini")
+    assert text.code == 0, text.err
+    assert "Monsters (Mini)" in text.out and "Threat" in text.out
+    fragment = tmp_path / "tpl" / "parts" / "statblock-mini.html.j2"
+    fragment.parent.mkdir(parents=True)
+    fragment.write_text('<p class="mini-block">{{ m.name }}: {{ stat_line(m) }}</p>\n')
+    out = tmp_path / "five.html"
+    html = run_cli(
+        "--tables",
+        tmp_path,
+        "site",
+        "--seed",
+        "five",
+        "--system",
+        "mini",
+        "-f",
+        "html",
+        "--templates",
+        tmp_path / "tpl",
+        "-o",
+        out,
+    )
+    assert html.code == 0, html.err
+    page = out.read_text()
+    assert 'class="mini-block"' in page and "Threat" in page
