@@ -44,3 +44,13 @@ def one_of(obj: Any, key: str, choices: tuple[str, ...], path: str) -> str:
 def items(obj: Any, key: str, path: str) -> list[tuple[str, Any]]:
     """(path, item) pairs of a list field, for reading each with its own path."""
     return [(f"{path}.{key}[{i}]", v) for i, v in enumerate(field(obj, key, list, path))]
+
+
+def strings(obj: Any, key: str, path: str) -> list[str]:
+    """A list field whose every item must be text."""
+    out = []
+    for p, v in items(obj, key, path):
+        if not isinstance(v, str):
+            raise DocumentError(f"{p}: must be text, not {v!r}")
+        out.append(v)
+    return out

@@ -32,15 +32,6 @@ HEX_MILES = (18, 6)
 PATH_KINDS = ("road", "trail")
 
 
-def _strings(obj: Any, key: str, path: str) -> list[str]:
-    out = []
-    for p, v in doc.items(obj, key, path):
-        if not isinstance(v, str):
-            raise DocumentError(f"{p}: must be text, not {v!r}")
-        out.append(v)
-    return out
-
-
 def _number(obj: Any, key: str, path: str) -> float:
     value = doc.field(obj, key, (int, float), path)
     if value < 0:
@@ -472,7 +463,7 @@ class River:
 
     @classmethod
     def from_dict(cls, data: Any, path: str) -> River:
-        return cls(doc.field(data, "name", str, path), _strings(data, "path", path))
+        return cls(doc.field(data, "name", str, path), doc.strings(data, "path", path))
 
 
 @dataclass
@@ -489,7 +480,7 @@ class Road:
         return cls(
             doc.one_of(data, "kind", PATH_KINDS, path),
             doc.field(data, "description", str, path, ""),
-            _strings(data, "path", path),
+            doc.strings(data, "path", path),
         )
 
 
@@ -652,7 +643,7 @@ class Region:
             biomes={k: Biome.from_dict(k, v, f"{path}.biomes.{k}") for k, v in biomes_raw.items()},
             rivers=[River.from_dict(v, p) for p, v in doc.items(data, "rivers", path)],
             roads=[Road.from_dict(v, p) for p, v in doc.items(data, "roads", path)],
-            ridges=[_strings({"p": v}, "p", p) for p, v in doc.items(data, "ridges", path)],
+            ridges=[doc.strings({"p": v}, "p", p) for p, v in doc.items(data, "ridges", path)],
             factions=[Faction.from_dict(v, p) for p, v in doc.items(data, "factions", path)],
             encounters=[
                 RegionEncounter.from_dict(v, p) for p, v in doc.items(data, "encounters", path)

@@ -38,15 +38,6 @@ def _count(obj: Any, key: str, path: str, default: Any = ...) -> int:
     return value
 
 
-def _strings(obj: Any, key: str, path: str) -> list[str]:
-    out = []
-    for p, v in doc.items(obj, key, path):
-        if not isinstance(v, str):
-            raise DocumentError(f"{p}: must be text, not {v!r}")
-        out.append(v)
-    return out
-
-
 @dataclass
 class MagicWeapon:
     """FMC Basic, Magic Weapons: a form, a power die, the powers it rolled and its bonus."""
@@ -93,8 +84,8 @@ class MagicWeapon:
         level = _count(data, "level", path)
         if level < 1:
             raise DocumentError(f"{path}.level: must be at least 1, not {level}")
-        powers = _strings(data, "powers", path)
-        effects = _strings(data, "power_effects", path) if "power_effects" in data else []
+        powers = doc.strings(data, "powers", path)
+        effects = doc.strings(data, "power_effects", path) if "power_effects" in data else []
         if effects and len(effects) != len(powers):
             raise DocumentError(
                 f"{path}.power_effects: must have one effect per power "
