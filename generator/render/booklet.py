@@ -251,6 +251,23 @@ def _loader(folders: tuple[Path, ...]) -> Any:
     )
 
 
+def _bytecode_cache() -> Any:
+    """Compiled templates kept beside the tables cache (Jinja checks each template's source
+    time itself), so a booklet does not compile its two dozen templates on every run."""
+    import jinja2
+
+    from generator.tablecache import cache_dir
+
+    if os.environ.get("DELVE_NO_CACHE"):
+        return None
+    folder = cache_dir() / "templates"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return None
+    return jinja2.FileSystemBytecodeCache(str(folder))
+
+
 @lru_cache(maxsize=16)
 def environment(folders: tuple[Path, ...] = ()) -> Any:
     """The Jinja environment over the user's folders and the built-ins (cached per search path).
@@ -263,6 +280,7 @@ def environment(folders: tuple[Path, ...] = ()) -> Any:
 
     env = jinja2.Environment(
         loader=_loader(folders),
+        bytecode_cache=_bytecode_cache(),
         autoescape=True,
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
