@@ -14,12 +14,13 @@ import os
 import pickle
 import sys
 import tempfile
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
 from generator import __version__
 
-_FORMAT = 1  # bump when the pickled Table layout changes
+_FORMAT = 2  # bump when the pickled Table layout changes
 
 
 def cache_dir() -> Path:
@@ -61,15 +62,42 @@ def _path(key: str) -> Path:
     return cache_dir() / f"tables-{key[:32]}.pickle"
 
 
+class LazyTables(Mapping):
+    """Tables by id, each unpickled the first time it is asked for: a command that rolls on
+    forty tables does not pay to rebuild the other eighty."""
+
+    def __init__(self, raw: dict[str, bytes]) -> None:
+        self._raw = raw
+        self._done: dict[str, Any] = {}
+
+    def __getitem__(self, table_id: str) -> Any:
+        table = self._done.get(table_id)
+        if table is None:
+            table = self._done[table_id] = pickle.loads(self._raw[table_id])
+        return table
+
+    def get(self, table_id: str, default: Any = None) -> Any:
+        return self[table_id] if table_id in self._raw else default
+
+    def __contains__(self, table_id: object) -> bool:
+        return table_id in self._raw
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._raw)
+
+    def __len__(self) -> int:
+        return len(self._raw)
+
+
 def read(key: str | None) -> Any:
     if key is None:
         return None
     try:
         with open(_path(key), "rb") as fh:
-            stored_key, tables = pickle.load(fh)
+            stored_key, raw = pickle.load(fh)
     except Exception:  # noqa: BLE001 - a bad cache is never an error, just a miss
         return None
-    return tables if stored_key == key else None
+    return LazyTables(raw) if stored_key == key and isinstance(raw, dict) else None
 
 
 def write(key: str | None, tables: Any) -> None:
@@ -80,7 +108,8 @@ def write(key: str | None, tables: Any) -> None:
         folder.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=".tables-", dir=folder)
         with os.fdopen(fd, "wb") as fh:
-            pickle.dump((key, tables), fh, protocol=pickle.HIGHEST_PROTOCOL)
+            raw = {i: pickle.dumps(t, protocol=pickle.HIGHEST_PROTOCOL) for i, t in tables.items()}
+            pickle.dump((key, raw), fh, protocol=pickle.HIGHEST_PROTOCOL)
         os.replace(tmp, _path(key))
     except Exception:  # noqa: BLE001 - caching is best effort
         try:
