@@ -1,0 +1,38 @@
+"""The README is part of the product: its commands exist and every command is in it."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import generator.cli as cli
+
+README = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+
+
+def _commands() -> list[str]:
+    cli._register_optional()
+    names = [c.name or c.callback.__name__ for c in cli.app.registered_commands]
+    names += [g.name for g in cli.app.registered_groups]
+    return sorted(n for n in names if n)
+
+
+def test_every_command_is_in_the_readme():
+    missing = [name for name in _commands() if f"delve {name}" not in README]
+    assert missing == []
+
+
+def test_every_command_has_help_with_an_example(run_cli):
+    for name in _commands():
+        res = run_cli(name, "--help")
+        assert res.code == 0, (name, res.err)
+        if name != "tables":
+            assert "Example:" in res.out, name
+
+
+def test_the_readme_opens_with_the_two_commands():
+    block = re.search(r"```sh\n(.*?)```", README, re.S)
+    assert block is not None
+    lines = [line for line in block.group(1).splitlines() if line.strip()]
+    assert lines[0].startswith("pip install . && delve site --seed harrowdeep --format pdf")
+    assert lines[1].startswith("pip install '.[test]' && pytest")
