@@ -44,6 +44,7 @@ def resolve_system(key: str | None) -> System:
     return get_system(tables(), key)
 
 
+OutputOption = Annotated[Path | None, typer.Option("--output", "-o", help="Write to this file.")]
 PaperOption = Annotated[
     str, typer.Option("--paper", help="Booklet paper for html/pdf: a4, letter or a5.")
 ]

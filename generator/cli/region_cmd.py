@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 
-from generator.cli.common import PaperOption, SystemOption, TemplatesOption, booklet_session
+from generator.cli.common import (
+    OutputOption,
+    PaperOption,
+    SystemOption,
+    TemplatesOption,
+    booklet_session,
+)
 
 PROGRESS_FROM = 200  # hexes: smaller regions are done before a bar would be read
 
@@ -57,7 +62,7 @@ def region(
     fmt: Annotated[
         str, typer.Option("--format", "-f", help="text, md, json, svg, html or pdf.")
     ] = "text",
-    out: Annotated[Path | None, typer.Option("--output", "-o", help="Write to this file.")] = None,
+    out: OutputOption = None,
     paper: PaperOption = "a4",
     templates: TemplatesOption = None,
     system: SystemOption = None,

@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from generator.cli.common import (
+    OutputOption,
     PaperOption,
     SystemOption,
     TemplatesOption,
@@ -30,7 +31,7 @@ def site(
     fmt: Annotated[
         str, typer.Option("--format", "-f", help="text, md, json, svg, graphml, html or pdf.")
     ] = "text",
-    out: Annotated[Path | None, typer.Option("--output", "-o", help="Write to this file.")] = None,
+    out: OutputOption = None,
     paper: PaperOption = "a4",
     templates: TemplatesOption = None,
     system: SystemOption = None,
@@ -55,7 +56,7 @@ def render(
     fmt: Annotated[
         str, typer.Option("--format", "-f", help="text, md, json, svg, html, pdf...")
     ] = "text",
-    out: Annotated[Path | None, typer.Option("--output", "-o", help="Write to this file.")] = None,
+    out: OutputOption = None,
     paper: PaperOption = "a4",
     templates: TemplatesOption = None,
     system: SystemOption = None,
