@@ -12,7 +12,6 @@ import pytest
 from generator.model.monster import Monster
 from generator.model.site import OBSTACLES, Trap
 from generator.monsters import bestiary
-from generator.render.statblock import stat_line as fmc_stat_line
 from generator.rng import Rng
 from generator.site import generate_site
 from generator.systems import (
@@ -180,9 +179,12 @@ def test_an_unsorted_special_is_reworded(builtin_tables: TableSet) -> None:
 
 
 def test_fmc_stat_lines_are_the_models_own(builtin_tables: TableSet) -> None:
+    """FMC Basic prints the model as it is, in the Example Monsters table's columns."""
     fmc = get_system(builtin_tables, "fmc")
     for m in bestiary(builtin_tables).monsters:
-        assert fmc.stat_line(m) == fmc_stat_line(m)
+        assert fmc.stat_line(m) == (
+            f"XP {m.xp:,}, DC {m.dc}, HP {m.hp}, SP {m.speed}, AT {m.attack:+d}, DM {m.damage}"
+        )
 
 
 @pytest.mark.parametrize("name,xp,dc,hp,sp,at,dm", FMC_EXAMPLES)

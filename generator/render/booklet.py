@@ -276,7 +276,7 @@ def environment(folders: tuple[Path, ...] = ()) -> Any:
     """
     import jinja2
 
-    from generator.render import site_key, statblock, treasure_text
+    from generator.render import site_key, treasure_text
 
     env = jinja2.Environment(
         loader=_loader(folders),
@@ -306,7 +306,6 @@ def environment(folders: tuple[Path, ...] = ()) -> Any:
         content_labels=site_key.CONTENT_LABELS,
         obstacle_labels=site_key.OBSTACLE_LABELS,
         check_rule=site_key.CHECK_RULE,
-        stat_line=statblock.stat_line,
         coins_phrase=treasure_text.coins_phrase,
     )
     return env
