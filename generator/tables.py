@@ -162,6 +162,13 @@ class Table:
             total += e.weight
             self.cumulative.append(total)
 
+    def pick(self, rng: Rng) -> tuple[Entry, int | None]:
+        """One roll on the table: the entry and the number rolled (None when weighted)."""
+        if self.die is not None:
+            value = self.die.roll(rng)
+            return self.lookup[value - self.low], value
+        return self.entries[bisect_right(self.cumulative, rng.random() * self.cumulative[-1])], None
+
     @property
     def label(self) -> str:
         return f"{self.path}"
@@ -592,17 +599,8 @@ class TableSet:
     def roll(self, table_id: str, rng: Rng, vars: Mapping[str, str] | None = None) -> Rolled:
         """Roll once: the die (or the weights) picks an entry; its text is resolved."""
         table = self.tables.get(table_id) or self.get(table_id)
-        if table.die is not None:
-            value: int | None = table.die.roll(rng)
-            entry = table.lookup[value - table.low]
-        else:
-            value = None
-            entry = table.entries[
-                bisect_right(table.cumulative, rng.random() * table.cumulative[-1])
-            ]
-        tpl = entry.template
-        text = tpl.static if tpl.static is not None else self._render(tpl, rng, vars, table, 0)
-        return Rolled(table.id, entry, value, text)
+        entry, value = table.pick(rng)
+        return Rolled(table.id, entry, value, self._text(table, entry, rng, vars))
 
     def roll_avoiding(
         self,
@@ -617,20 +615,11 @@ class TableSet:
         is resolved, so a deck of a site's rooms costs little more than plain rolls."""
         table = self.tables.get(table_id) or self.get(table_id)
         for _ in range(tries + 1):
-            if table.die is not None:
-                value: int | None = table.die.roll(rng)
-                entry = table.lookup[value - table.low]  # type: ignore[operator]
-            else:
-                value = None
-                entry = table.entries[
-                    bisect_right(table.cumulative, rng.random() * table.cumulative[-1])
-                ]
+            entry, value = table.pick(rng)
             if id(entry) not in avoid:
                 break
         avoid.add(id(entry))
-        tpl = entry.template
-        text = tpl.static if tpl.static is not None else self._render(tpl, rng, vars, table, 0)
-        return Rolled(table.id, entry, value, text)
+        return Rolled(table.id, entry, value, self._text(table, entry, rng, vars))
 
     def roll_many(
         self,
@@ -695,9 +684,20 @@ class TableSet:
     def _rolled(
         self, table: Table, entry: Entry, rng: Rng, vars: Mapping[str, str] | None
     ) -> Rolled:
+        value = entry.rolls[0] if entry.rolls else None
+        return Rolled(table.id, entry, value, self._text(table, entry, rng, vars))
+
+    def _text(
+        self,
+        table: Table,
+        entry: Entry,
+        rng: Rng,
+        vars: Mapping[str, str] | None,
+        depth: int = 0,
+    ) -> str:
+        """The entry's result text, its placeholders resolved (static text costs nothing)."""
         tpl = entry.template
-        text = tpl.static if tpl.static is not None else self._render(tpl, rng, vars, table, 0)
-        return Rolled(table.id, entry, entry.rolls[0] if entry.rolls else None, text)
+        return tpl.static if tpl.static is not None else self._render(tpl, rng, vars, table, depth)
 
     def render_field(
         self, rolled: Rolled, name: str, rng: Rng, vars: Mapping[str, str] | None = None
@@ -726,18 +726,8 @@ class TableSet:
                 inner = self.tables[part[1]]
                 if depth >= MAX_DEPTH:
                     raise DelveError(f"table '{table.id}': references nest too deeply")
-                if inner.die is not None:
-                    entry = inner.lookup[inner.die.roll(rng) - inner.low]
-                else:
-                    entry = inner.entries[
-                        bisect_right(inner.cumulative, rng.random() * inner.cumulative[-1])
-                    ]
-                t = entry.template
-                out.append(
-                    t.static
-                    if t.static is not None
-                    else self._render(t, rng, vars, inner, depth + 1)
-                )
+                entry, _ = inner.pick(rng)
+                out.append(self._text(inner, entry, rng, vars, depth + 1))
             else:
                 if vars is None or part[1] not in vars:
                     raise DelveError(
