@@ -30,11 +30,11 @@ try:
 except ImportError:
     sys.path.insert(0, str(HERE.parent))
 
-from generator.region import generate_region  # noqa: E402
+from generator.build.region import generate_region  # noqa: E402
+from generator.build.site import generate_site  # noqa: E402
+from generator.engine.rng import Rng  # noqa: E402
+from generator.engine.tables import TableSet  # noqa: E402
 from generator.render import booklet, pdf  # noqa: E402
-from generator.rng import Rng  # noqa: E402
-from generator.site import generate_site  # noqa: E402
-from generator.tables import TableSet  # noqa: E402
 
 SEED = "harrowdeep"
 

@@ -30,10 +30,10 @@ RUNS = 3
 
 def child(radius: int, seed: str) -> None:
     """One measured run (in its own process)."""
-    from generator.region import generate_region
+    from generator.build.region import generate_region
+    from generator.engine.rng import Rng
+    from generator.engine.tables import TableSet
     from generator.render.documents import to_json
-    from generator.rng import Rng
-    from generator.tables import TableSet
 
     start = time.perf_counter()
     ts = TableSet.load(use_env=False)

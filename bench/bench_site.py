@@ -21,9 +21,9 @@ try:
 except ImportError:
     sys.path.insert(0, str(HERE.parent))
 
-from generator.rng import Rng  # noqa: E402
-from generator.site import generate_site  # noqa: E402
-from generator.tables import TableSet  # noqa: E402
+from generator.build.site import generate_site  # noqa: E402
+from generator.engine.rng import Rng  # noqa: E402
+from generator.engine.tables import TableSet  # noqa: E402
 
 
 def emit(name: str, value: float, unit: str, **extra: object) -> None:

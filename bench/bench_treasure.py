@@ -13,9 +13,9 @@ import statistics
 import sys
 import time
 
-from generator.rng import Rng
-from generator.tables import TableSet
-from generator.treasure import POWER_DICE, roll_hoard, roll_weapon
+from generator.build.treasure import POWER_DICE, roll_hoard, roll_weapon
+from generator.engine.rng import Rng
+from generator.engine.tables import TableSet
 
 RUNS = 5
 

@@ -31,9 +31,9 @@ try:
 except ImportError:  # run from a checkout without `pip install -e .`
     sys.path.insert(0, str(HERE.parent))
 
-from generator.dice import parse  # noqa: E402
-from generator.rng import Rng  # noqa: E402
-from generator.tables import TableSet  # noqa: E402
+from generator.engine.dice import parse  # noqa: E402
+from generator.engine.rng import Rng  # noqa: E402
+from generator.engine.tables import TableSet  # noqa: E402
 
 RUNS = 5
 

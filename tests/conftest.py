@@ -13,7 +13,7 @@ import typer.rich_utils  # noqa: F401  (rich draws from global random on first i
 
 import generator.cli
 from generator.cli.common import state
-from generator.tables import TableSet
+from generator.engine.tables import TableSet
 
 # The suite keeps its own tables cache, so it neither reads nor fills the user's.
 os.environ["DELVE_CACHE_DIR"] = tempfile.mkdtemp(prefix="delve-test-cache-")

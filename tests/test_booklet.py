@@ -16,10 +16,10 @@ from pathlib import Path
 import pypdf
 import pytest
 
+from generator.build.site import generate_site
+from generator.engine.rng import Rng
 from generator.errors import TemplateError
 from generator.render import booklet, documents, pdf
-from generator.rng import Rng
-from generator.site import generate_site
 
 SEED = "harrowdeep"
 ROOT = Path(__file__).resolve().parent.parent
@@ -96,7 +96,7 @@ def site_pages(site_pdf) -> list[str]:
 
 @pytest.fixture(scope="module")
 def region(builtin_tables):
-    from generator.region import generate_region
+    from generator.build.region import generate_region
 
     return generate_region(builtin_tables, Rng(SEED))
 

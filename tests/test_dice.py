@@ -10,9 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from generator.dice import parse, roll
+from generator.engine.dice import parse, roll
+from generator.engine.rng import Rng
 from generator.errors import DelveError, DiceError
-from generator.rng import Rng
 
 # --------------------------------------------------------------------------- ranges
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 import generator
-from generator.tables import builtin_tables_dir
+from generator.engine.tables import builtin_tables_dir
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -53,7 +53,7 @@ def test_wheel_ships_the_tables_and_schema(wheel: Path) -> None:
     names = set(zipfile.ZipFile(wheel).namelist())
     assert "generator/_data/tables/site/obstacles.yaml" in names
     assert "generator/_data/tables/schema/table.schema.json" in names
-    assert "generator/tables.py" in names
+    assert "generator/engine/tables.py" in names
     # Every built-in table of the checkout is in the wheel.
     source = ROOT / "tables"
     for path in source.rglob("*.yaml"):

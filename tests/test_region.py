@@ -21,22 +21,19 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from generator import hexes
-from generator.dice import parse
+from generator.build.region import generate_region
+from generator.build.region.rules import LAIR_SITE_ROLLS, hex_level
+from generator.build.region.tables import region_tables
+from generator.build.site import MAX_LEVEL, XP_PER_LEVEL, generate_site
+from generator.build.treasure import roll_hoard
+from generator.engine import hexes
+from generator.engine.dice import parse
+from generator.engine.rng import Rng
+from generator.engine.tables import TableSet
 from generator.errors import DelveError, DocumentError
 from generator.model.region import ATTITUDES, REACTIONS, Region
 from generator.model.site import Site
-from generator.region import (
-    LAIR_SITE_ROLLS,
-    generate_region,
-    hex_level,
-    region_tables,
-)
 from generator.render.documents import from_dict, render, to_json
-from generator.rng import Rng
-from generator.site import MAX_LEVEL, XP_PER_LEVEL, generate_site
-from generator.tables import TableSet
-from generator.treasure import roll_hoard
 
 GOLDEN = Path(__file__).parent / "golden"
 SEEDS = (

@@ -11,11 +11,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from generator.build.site import XP_PER_LEVEL, compose_occupants, generate_site, themes
+from generator.engine.rng import Rng
 from generator.errors import DelveError
 from generator.model.site import OBSTACLES, ROOM_COUNTS, Site
 from generator.render.documents import render
-from generator.rng import Rng
-from generator.site import XP_PER_LEVEL, compose_occupants, generate_site, themes
 
 GOLDEN = Path(__file__).parent / "golden"
 SEEDS = (

@@ -7,11 +7,11 @@ import re
 
 import pytest
 
-from generator.region import generate_region
+from generator.build.region import generate_region
+from generator.build.site import generate_site
+from generator.engine.rng import Rng
 from generator.render.context import using_system
 from generator.render.documents import render
-from generator.rng import Rng
-from generator.site import generate_site
 from generator.systems import get_system
 
 SYSTEMS = ["fmc", "fortmayn", "f4c", "fantasy-core"]

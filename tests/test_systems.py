@@ -9,11 +9,12 @@ from pathlib import Path
 
 import pytest
 
+from generator.build.monsters import bestiary
+from generator.build.site import generate_site
+from generator.engine.rng import Rng
+from generator.engine.tables import TableSet
 from generator.model.monster import Monster
 from generator.model.site import OBSTACLES, Trap
-from generator.monsters import bestiary
-from generator.rng import Rng
-from generator.site import generate_site
 from generator.systems import (
     TERM_KEYS,
     StatBlock,
@@ -24,7 +25,6 @@ from generator.systems import (
     special_kinds,
     system_keys,
 )
-from generator.tables import TableSet
 
 SYSTEMS = ("fmc", "fortmayn", "f4c", "fantasy-core")
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import os
 import time
 
-from generator import tablecache
-from generator.tables import TableSet
+from generator.engine import tablecache
+from generator.engine.tables import TableSet
 
 
 def _user_folder(tmp_path, text="A"):

@@ -16,10 +16,10 @@ from pathlib import Path
 
 import pytest
 
+from generator.engine.rng import Rng
+from generator.engine.tables import TableSet, builtin_tables_dir
+from generator.engine.yamlload import MAX_FILE_BYTES, LDict, LList, Raw, load_yaml
 from generator.errors import DelveError, TableError
-from generator.rng import Rng
-from generator.tables import TableSet, builtin_tables_dir
-from generator.yamlload import MAX_FILE_BYTES, LDict, LList, Raw, load_yaml
 
 BUILTIN = builtin_tables_dir()
 SCHEMA = BUILTIN / "schema" / "table.schema.json"

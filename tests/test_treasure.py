@@ -13,18 +13,18 @@ import typer.rich_utils  # noqa: F401  (see below)
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from generator.errors import DelveError, DocumentError, TableError
-from generator.model.treasure import Coins, Hoard, Item, MagicWeapon
-from generator.render.treasure_text import hoard_text, weapon_text
-from generator.rng import Rng
-from generator.tables import TableSet
-from generator.treasure import (
+from generator.build.treasure import (
     FOCUS_CP_PER_ENERGY,
     POWER_DICE,
     SCROLL_CP,
     roll_hoard,
     roll_weapon,
 )
+from generator.engine.rng import Rng
+from generator.engine.tables import TableSet
+from generator.errors import DelveError, DocumentError, TableError
+from generator.model.treasure import Coins, Hoard, Item, MagicWeapon
+from generator.render.treasure_text import hoard_text, weapon_text
 
 # typer.rich_utils is imported up front because rich draws once from the global random when
 # first imported (rich.style calls getrandbits): the global-random guard in conftest would

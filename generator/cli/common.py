@@ -10,10 +10,10 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from generator.engine.rng import Rng, check_seed, random_seed
+from generator.engine.tables import TableSet
 from generator.errors import DelveError
 from generator.output import default_path, write_atomic
-from generator.rng import Rng, check_seed, random_seed
-from generator.tables import TableSet
 
 if TYPE_CHECKING:
     from generator.systems import System

@@ -25,7 +25,7 @@ def monsters(
 
     Example: delve monsters --system f4c
     """
-    from generator.monsters import bestiary
+    from generator.build.monsters import bestiary
     from generator.systems import get_system
     from generator.systems.listing import bestiary_json, bestiary_text
 

@@ -71,9 +71,10 @@ def region(
 
     Example: delve region --radius 3 --seed harrowdeep --format svg
     """
+    from generator.build.region import generate_region
+    from generator.build.region.terrain import parse_size
     from generator.cli.common import resolve_system, rng_for, tables
     from generator.cli.site_cmd import _write
-    from generator.region import generate_region, parse_size
 
     dims = parse_size(size) if size is not None else None
     with booklet_session(paper, templates, out, fmt, "region booklet") as report:

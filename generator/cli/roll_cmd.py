@@ -7,7 +7,7 @@ from typing import Annotated
 import typer
 
 from generator.cli.common import check_count, rng_for
-from generator.dice import parse
+from generator.engine.dice import parse
 
 
 def roll(

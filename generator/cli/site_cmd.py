@@ -40,7 +40,7 @@ def site(
 
     Example: delve site --level 2 --rooms 12 --seed harrowdeep --format pdf
     """
-    from generator.site import generate_site
+    from generator.build.site import generate_site
 
     with booklet_session(paper, templates, out, fmt):
         ts = tables()

@@ -8,8 +8,8 @@ from typing import Annotated
 import typer
 
 from generator.cli.common import check_count, rng_for, state, tables
+from generator.engine.tables import TableSet
 from generator.errors import TableError
-from generator.tables import TableSet
 
 app = typer.Typer(help="List, show, roll and check the random tables.", no_args_is_help=True)
 

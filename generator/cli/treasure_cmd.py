@@ -56,8 +56,8 @@ def hoard(
 
     Example: delve hoard --level 2 --holder-die d8 --seed harrowdeep
     """
+    from generator.build.treasure import check_power_die, roll_hoard
     from generator.render.treasure_text import hoard_text
-    from generator.treasure import check_power_die, roll_hoard
 
     if level is not None and value is not None:
         raise DelveError(
@@ -97,8 +97,8 @@ def weapon(
 
     Example: delve weapon --die d8 --count 3 --seed harrowdeep
     """
+    from generator.build.treasure import check_power_die, roll_weapon
     from generator.render.treasure_text import weapon_text
-    from generator.treasure import check_power_die, roll_weapon
 
     power_die = check_power_die(die, "--die")
     _check_format(fmt)

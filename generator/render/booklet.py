@@ -256,7 +256,7 @@ def _bytecode_cache() -> Any:
     time itself), so a booklet does not compile its two dozen templates on every run."""
     import jinja2
 
-    from generator.tablecache import cache_dir
+    from generator.engine.tablecache import cache_dir
 
     if os.environ.get("DELVE_NO_CACHE"):
         return None

@@ -30,6 +30,6 @@ def system_for(model: Any) -> System:
     chosen = _SYSTEM.get()
     if chosen is not None:
         return chosen
-    from generator.tables import TableSet
+    from generator.engine.tables import TableSet
 
     return get_system(TableSet.load(), getattr(model, "system", None) or None)

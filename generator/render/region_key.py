@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from generator.hexes import SIDES
+from generator.engine.hexes import SIDES
 from generator.model.monster import Monster
 from generator.model.region import Faction, Hex, Region
 from generator.model.site import MonsterGroup

@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 from xml.sax.saxutils import escape
 
-from generator.hexes import DIRECTIONS, SIDES, center
+from generator.engine.hexes import DIRECTIONS, SIDES, center
 from generator.model.region import Region
 
 FONT = "DejaVu Sans, Helvetica, Arial, sans-serif"

@@ -14,21 +14,17 @@ YAML. Renderers use it like this::
     system.procedures()                        # [(key, text)]: the general rules, for a page
 """
 
-from generator.systems.core import (
-    PROCEDURE_KEYS,
-    TERM_KEYS,
-    RandomEvent,
-    StatBlock,
-    System,
+from generator.systems.core import System
+from generator.systems.registry import (
     all_systems,
-    classify,
     default_system,
     get_system,
-    is_deadly,
-    special_kinds,
     system_keys,
     unknown_system_message,
 )
+from generator.systems.results import RandomEvent, StatBlock
+from generator.systems.spec import PROCEDURE_KEYS, TERM_KEYS
+from generator.systems.specials import classify, is_deadly, special_kinds
 
 __all__ = [
     "PROCEDURE_KEYS",

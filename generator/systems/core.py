@@ -8,163 +8,42 @@ tables, and the little that cannot be data from a named hook (:mod:`generator.sy
 
 from __future__ import annotations
 
-import math
 import re
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from generator.build.monsters import DEFENSE_BONUS, brackets
+from generator.engine.tables import Entry, Table, TableSet, Template
 from generator.errors import DelveError, TableError
 from generator.model.monster import Monster
-from generator.monsters import DEFENSE_BONUS, brackets
-from generator.tables import Entry, Table, TableSet, Template, compile_template
+from generator.systems.fill import (
+    Missing,
+    fill,
+    hit_dice_text,
+    join_words,
+    number_text,
+    placeholders,
+    round_half_up,
+    row_values,
+    speeds,
+    when,
+    where,
+)
+from generator.systems.results import RandomEvent, StatBlock
+from generator.systems.spec import (
+    BASE_VARS,
+    CLASSES,
+    LOOKUPS,
+    OTHER_KEYS,
+    PROCEDURE_KEYS,
+    SAVES,
+    TERM_KEYS,
+)
+from generator.systems.specials import classify, is_deadly, special_kinds
 
 if TYPE_CHECKING:
     from generator.model.site import Site, Trap
     from generator.systems.hooks import Hook
-
-INDEX = "systems/index"
-SPECIALS = "systems/specials"
-DEADLY = "systems/deadly-traps"
-
-# Terms every system must define (docs/systems.md says what each is for), plus special.KIND for
-# every kind in systems/specials.
-TERM_KEYS = (
-    "reading",
-    "roll",
-    "locked_door",
-    "hidden_door",
-    "long_corridor",
-    "open_way",
-    "trap.ordinary",
-    "trap.deadly",
-    "trap.dodge",
-    "trap.endure",
-    "trap.resolve",
-    "trap.find",
-    "morale",
-    "reaction",
-    "surprise",
-    "initiative",
-    "wandering_site",
-    "wandering_region",
-    "light",
-    "consumables",
-    "weapon_bonus",
-    "energy_drain",
-    "petrify",
-    "poison",
-    "breath",
-    "regeneration",
-    "resist",
-    "special",
-    "area.cone",
-    "area.radius",
-    "area.within",
-    "area.none",
-    "frequency.hour",
-    "frequency.round",
-    "frequency.any",
-    "speed.walk",
-    "speed.fly",
-)
-
-# The general rules a booklet's reference page prints, in order (terms without placeholders).
-PROCEDURE_KEYS = (
-    "roll",
-    "surprise",
-    "initiative",
-    "morale",
-    "reaction",
-    "wandering_site",
-    "wandering_region",
-    "locked_door",
-    "hidden_door",
-    "long_corridor",
-    "trap.find",
-    "light",
-    "consumables",
-    "energy_drain",
-    "petrify",
-    "poison",
-    "breath",
-    "regeneration",
-    "fatigue",
-    "random_events",
-)
-
-SAVES = ("dodge", "endure", "resolve")
-
-# Values every monster brings (FMC Basic numbers carry the fmc_ prefix, so a system's own `hp`
-# can never silently fall back to FMC's).
-BASE_VARS = frozenset(
-    {
-        "name",
-        "plural",
-        "bracket",
-        "bracket_name",
-        "fmc_xp",
-        "fmc_dc",
-        "fmc_hp",
-        "fmc_speed",
-        "fmc_attack",
-        "fmc_damage",
-        "fmc_hit_dice",
-        "damage_type",
-        "damage_word",
-        "resist",
-        "resist_words",
-        "resist_or",
-        "armor",
-        "shield",
-        "tags",
-        "special",
-        "formidable",
-        "class",
-        "speed",
-        "walk",
-        "fly",
-        "regen",
-        "area",
-        "frequency",
-        "reach",
-        "width",
-        "length",
-        "radius",
-        "type",
-    }
-)
-
-
-@dataclass(frozen=True)
-class Lookup:
-    """A table of numbers keyed by something the monster is."""
-
-    name: str  # systems/KEY/<name>
-    key: str  # the key field
-    key_type: str
-
-
-# Applied in this order; later tables override earlier ones where they share a field.
-LOOKUPS = (
-    Lookup("brackets", "bracket", "int"),
-    Lookup("defense", "dc", "int"),
-    Lookup("dice", "die", "str"),
-    Lookup("armour", "armor", "str"),
-    Lookup("speeds", "up_to", "int"),
-    Lookup("tags", "tag", "str"),
-)
-CLASSES = Lookup("classes", "class", "str")  # keyed by class and bracket
-OTHER_KEYS = {
-    "resist": {"type": "str"},
-    "ranges": {"up_to": "int"},
-    "units": {"per_inch": "float", "round": "float"},
-    "events": {"die": "int", "title": "str"},
-    "usage": {"item": "str", "die": "str"},
-    "rewrites": {"find": "str", "replace": "str"},
-    "stat-block": {"label": "str", "value": "str"},
-    "terms": {"key": "str"},
-}
 
 _NUM = r"(\d+(?:\.\d+)?)"
 _INCH = r"\s*[\"”″]"
@@ -174,181 +53,6 @@ _ACROSS = re.compile(_NUM + _INCH + r"\s*across", re.I)
 _WITHIN = re.compile(r"within\s*" + _NUM + _INCH, re.I)
 _HOUR = re.compile(r"once (?:per|an|a|each|every) hour", re.I)
 _ROUND = re.compile(r"(?:each|every|per) round", re.I)
-_DICE = re.compile(r"(\d*)d(\d+)")
-
-
-# --------------------------------------------------------------------------- results
-
-
-@dataclass(frozen=True)
-class StatBlock:
-    """One monster in one system: ordered (label, value) lines plus notes, for any renderer."""
-
-    system: str
-    name: str
-    bracket: int
-    bracket_name: str
-    fields: tuple[tuple[str, str], ...]
-    notes: tuple[str, ...]
-    parts: tuple[str, ...]  # the short form of each field ('Def 8'), in order
-
-    @property
-    def line(self) -> str:
-        """The compact one-line form: 'Def 8, HP 28, Atk +2, ...'."""
-        return ", ".join(self.parts)
-
-    @property
-    def title(self) -> str:
-        return f"{self.name} ({self.bracket_name})"
-
-    def text(self) -> str:
-        """'Ghoul (elite): <line>.' then each note on its own indented line."""
-        out = [f"{self.title}: {self.line}."]
-        out += [f"  {note}" for note in self.notes]
-        return "\n".join(out)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "system": self.system,
-            "name": self.name,
-            "bracket": self.bracket,
-            "bracket_name": self.bracket_name,
-            "fields": [{"label": label, "value": value} for label, value in self.fields],
-            "notes": list(self.notes),
-            "line": self.line,
-        }
-
-
-@dataclass(frozen=True)
-class RandomEvent:
-    """One of a site's five random events ((Fortmayn)'s 5d6 procedure): its die, title and text."""
-
-    die: int
-    title: str
-    text: str
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"die": self.die, "title": self.title, "text": self.text}
-
-
-# --------------------------------------------------------------------------- helpers
-
-
-def round_half_up(value: float, step: float = 1.0) -> float:
-    """Round to the nearest multiple of step, halves upward (Python's round() goes to even)."""
-    return math.floor(value / step + 0.5) * step
-
-
-def number_text(value: float) -> str:
-    """12.0 -> '12', 2.5 -> '2.5', 1200 -> '1,200'."""
-    if float(value).is_integer():
-        return f"{int(value):,}"
-    return f"{value:g}"
-
-
-def hit_dice_text(hd: float) -> str:
-    return "1/2" if hd == 0.5 else number_text(hd)
-
-
-def join_words(words: Iterable[str], last: str = "and") -> str:
-    items = [w for w in words if w]
-    if len(items) <= 1:
-        return "".join(items)
-    return f"{', '.join(items[:-1])} {last} {items[-1]}"
-
-
-def _truthy(value: Any) -> bool:
-    if isinstance(value, str):
-        return bool(value.strip())
-    if isinstance(value, Template):
-        return True
-    return bool(value)
-
-
-def _when(condition: str, values: Mapping[str, Any]) -> bool:
-    """'armor !evasive': every name set (or, with !, unset) for a stat-block line to show."""
-    for word in condition.split():
-        wanted = not word.startswith("!")
-        if _truthy(values.get(word.lstrip("!"))) != wanted:
-            return False
-    return True
-
-
-def _where(table: Table, line: int | None = None) -> str:
-    return f"{table.path}:{table.line if line is None else line}: table '{table.id}'"
-
-
-def _speeds(text: str) -> list[float]:
-    """'8/24"' -> [8.0, 24.0]: walking speed, then flying (FMC Basic, Example Monsters)."""
-    return [float(n) for n in re.findall(r"\d+(?:\.\d+)?", text)]
-
-
-class _Missing(Exception):
-    def __init__(self, name: str) -> None:
-        super().__init__(name)
-        self.name = name
-
-
-def fill(template: Template | str, values: Mapping[str, Any], depth: int = 0) -> str:
-    """Fill `{$name}` placeholders from values; `{2d6}` stays as the text 2d6 (never rolled).
-
-    A value that is itself a Template (a lookup field with placeholders) is filled in turn.
-    `{$x_signed}` is the number x with its sign (+2). Raises _Missing for an unknown name.
-    """
-    tpl = compile_template(template) if isinstance(template, str) else template
-    if tpl.static is not None:
-        return tpl.static
-    out: list[str] = []
-    for part in tpl.parts:
-        if isinstance(part, str):
-            out.append(part)
-        elif part[0] == "dice":
-            out.append(str(part[1]))
-        elif part[0] == "ref":
-            out.append(f"@{part[1]}")
-        else:
-            out.append(_value_text(part[1], values, depth))
-    return "".join(out)
-
-
-def _value_text(name: str, values: Mapping[str, Any], depth: int) -> str:
-    if name in values:
-        value = values[name]
-    elif name.endswith("_signed") and isinstance(values.get(name[:-7]), (int, float)):
-        number = values[name[:-7]]
-        return f"{int(number):+d}" if float(number).is_integer() else f"{number:+g}"
-    else:
-        raise _Missing(name)
-    if isinstance(value, Template):
-        if depth > 4:
-            raise DelveError(f"placeholder {{${name}}} refers to itself")
-        return fill(value, values, depth + 1)
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, (int, float)):
-        return number_text(value)
-    if value is None:
-        return ""
-    return str(value)
-
-
-def _placeholders(template: Template | str) -> list[str]:
-    tpl = compile_template(template) if isinstance(template, str) else template
-    return [p[1] for p in tpl.parts if isinstance(p, tuple) and p[0] == "var"]
-
-
-def _row_values(entry: Entry, skip: Iterable[str] = ()) -> dict[str, Any]:
-    """An entry's fields as values; text with placeholders stays a Template, filled at use."""
-    out: dict[str, Any] = {}
-    skipped = set(skip) | {"note", "result"}
-    for name, value in entry.data.items():
-        if name in skipped or name == "tags":
-            continue
-        out[name] = entry.templates.get(name, value)
-    return out
-
-
-# --------------------------------------------------------------------------- the system
 
 
 class System:
@@ -431,7 +135,7 @@ class System:
             if key in self._terms:
                 first = self._terms[key].line
                 self.problems.append(
-                    f"{_where(table, e.line)}: term '{key}' is also at line {first}"
+                    f"{where(table, e.line)}: term '{key}' is also at line {first}"
                 )
             else:
                 self._terms[key] = e
@@ -439,7 +143,7 @@ class System:
         missing = [k for k in wanted if k not in self._terms]
         if missing:
             self.problems.append(
-                f"{_where(table)}: system '{self.key}' needs the term"
+                f"{where(table)}: system '{self.key}' needs the term"
                 f"{'s' if len(missing) > 1 else ''} {', '.join(missing)}"
             )
         if "name" in self._terms and not self.name:
@@ -450,12 +154,12 @@ class System:
         if table is not None:
             have = {e["bracket"] for e in table.entries}
             for number in sorted(set(brackets(self.tables)) - have):
-                self.problems.append(f"{_where(table)}: no entry for bracket {number}")
+                self.problems.append(f"{where(table)}: no entry for bracket {number}")
         table = self._lookups.get("defense")
         if table is not None:
             have = {e["dc"] for e in table.entries}
             for dc in sorted(set(DEFENSE_BONUS) - have):
-                self.problems.append(f"{_where(table)}: no entry for defense class {dc}")
+                self.problems.append(f"{where(table)}: no entry for defense class {dc}")
         table = self._lookups.get("classes")
         if table is not None:
             have = {(e["class"], e["bracket"]) for e in table.entries}
@@ -463,30 +167,30 @@ class System:
                 for number in sorted(brackets(self.tables)):
                     if (cls, number) not in have:
                         self.problems.append(
-                            f"{_where(table)}: no entry for class '{cls}' at bracket {number}"
+                            f"{where(table)}: no entry for class '{cls}' at bracket {number}"
                         )
         table = self._lookups.get("units")
         if table is not None:
             e = table.entries[0]
             if len(table.entries) != 1:
-                self.problems.append(f"{_where(table)}: needs exactly one entry")
+                self.problems.append(f"{where(table)}: needs exactly one entry")
             elif e["per_inch"] <= 0 or e["round"] <= 0:
-                self.problems.append(f"{_where(table, e.line)}: per_inch and round must be above 0")
+                self.problems.append(f"{where(table, e.line)}: per_inch and round must be above 0")
             elif not e.result:
                 self.problems.append(
-                    f"{_where(table, e.line)}: needs a result such as '{{$value}} m'"
+                    f"{where(table, e.line)}: needs a result such as '{{$value}} m'"
                 )
         table = self._lookups.get("events")
         if table is not None:
             dice = [e["die"] for e in table.entries]
             if sorted(dice) != list(range(1, len(dice) + 1)):
-                self.problems.append(f"{_where(table)}: the event dice must be numbered 1, 2, 3...")
+                self.problems.append(f"{where(table)}: the event dice must be numbered 1, 2, 3...")
         for name in ("speeds", "ranges"):
             table = self._lookups.get(name)
             if table is not None:
                 bands = [e["up_to"] for e in table.entries]
                 if bands != sorted(set(bands)):
-                    self.problems.append(f"{_where(table)}: up_to must rise from entry to entry")
+                    self.problems.append(f"{where(table)}: up_to must rise from entry to entry")
 
     def _known_names(self) -> set[str]:
         known = set(BASE_VARS)
@@ -503,11 +207,11 @@ class System:
         known = self._known_names()
 
         def check(text: Template | str, table: Table, line: int) -> None:
-            for name in _placeholders(text):
+            for name in placeholders(text):
                 base = name[:-7] if name.endswith("_signed") else name
                 if name not in known and base not in known:
                     self.problems.append(
-                        f"{_where(table, line)}: {{${name}}} is not a value of system "
+                        f"{where(table, line)}: {{${name}}} is not a value of system "
                         f"'{self.key}' (no table of the system declares it)"
                     )
 
@@ -516,7 +220,7 @@ class System:
             for name in str(e.get("when") or "").split():
                 if name.lstrip("!") not in known:
                     self.problems.append(
-                        f"{_where(stat, e.line)}: when: '{name}' is not a value of system "
+                        f"{where(stat, e.line)}: when: '{name}' is not a value of system "
                         f"'{self.key}'"
                     )
         terms = self.table("terms")
@@ -559,11 +263,11 @@ class System:
     ) -> str:
         try:
             return fill(template, values)
-        except _Missing as err:
+        except Missing as err:
             who = values.get("name")
             for_whom = f" for {who}" if isinstance(who, str) and who else ""
             raise DelveError(
-                f"{_where(table, line)}: {{${err.name}}} has no value{for_whom}"
+                f"{where(table, line)}: {{${err.name}}} has no value{for_whom}"
             ) from None
 
     def procedures(self) -> list[tuple[str, str]]:
@@ -627,7 +331,7 @@ class System:
 
     def speed(self, speed: str) -> str:
         """An FMC speed such as 8/24" (walking, then flying) in the system's terms."""
-        numbers = _speeds(speed)
+        numbers = speeds(speed)
         if not numbers:
             return speed
         walk = self._speed_text(numbers[0])
@@ -665,7 +369,7 @@ class System:
         }
         notes: list[tuple[Table, Entry]] = []
         norm = brackets(self.tables).get(m.bracket)
-        numbers = _speeds(m.speed) or [0.0]
+        numbers = speeds(m.speed) or [0.0]
         keys: dict[str, Any] = {
             "brackets": m.bracket,
             "defense": m.dc,
@@ -691,17 +395,17 @@ class System:
                         rows = []
                     else:
                         raise DelveError(
-                            f"{_where(table)}: no entry for {lookup.key} {wanted!r} "
+                            f"{where(table)}: no entry for {lookup.key} {wanted!r} "
                             f"(needed by {m.name})"
                         )
             taken: set[str] = set()
             for e in rows:
-                row = _row_values(e, skip=(lookup.key,))
+                row = row_values(e, skip=(lookup.key,))
                 if lookup.name == "tags":  # the first matching tag row wins each field
                     row = {k: v for k, v in row.items() if k not in taken}
                     taken |= set(row)
                 if lookup.name == "brackets" and norm is not None:
-                    row = _follow_monster(row, m, norm.hp, norm.attack)
+                    row = follow_monster(row, m, norm.hp, norm.attack)
                 values.update(row)
                 if "note" in e.data:
                     notes.append((table, e))
@@ -716,10 +420,10 @@ class System:
             )
             if row is None:
                 raise DelveError(
-                    f"{_where(classes)}: no entry for class {cls!r} at bracket {m.bracket} "
+                    f"{where(classes)}: no entry for class {cls!r} at bracket {m.bracket} "
                     f"(needed by {m.name})"
                 )
-            values.update(_row_values(row, skip=("bracket",)))
+            values.update(row_values(row, skip=("bracket",)))
         if isinstance(values.get("hp"), (int, float)) and m.hp:
             values["regen"] = max(1, int(round_half_up(values["hp"] / m.hp)))
         else:
@@ -741,7 +445,7 @@ class System:
         """The armour table's `shield` row, read as shield_<field>; blank when there is none."""
         row = next((e for e in table.entries if e["armor"] == "shield"), None)
         if m.shield and row is None:
-            raise DelveError(f"{_where(table)}: no entry for armor 'shield' (needed by {m.name})")
+            raise DelveError(f"{where(table)}: no entry for armor 'shield' (needed by {m.name})")
         for name, (type_name, _required) in table.fields.items():
             if name == "armor":
                 continue
@@ -824,15 +528,15 @@ class System:
             row = row or next((e for e in table.entries if e["type"] == "*"), None)
             if row is None:
                 continue  # no row for this type and no catch-all: nothing to say
-            row_values = {**values, **_row_values(row, skip=("type",)), "type": damage_type}
-            extra = self.hook.resist_vars(self, values, row_values) if self.hook else {}
+            here = {**values, **row_values(row, skip=("type",)), "type": damage_type}
+            extra = self.hook.resist_vars(self, values, here) if self.hook else {}
             key = (row.line, tuple(sorted((k, str(v)) for k, v in extra.items())))
             groups.setdefault(key, (row, extra, []))[2].append(damage_type)
         out = []
         for row, extra, types in groups.values():
-            row_values = {**values, **_row_values(row, skip=("type",)), **extra}
-            row_values["type"] = join_words(types)
-            out.append(self._fill(row.template, row_values, table, row.line))
+            here = {**values, **row_values(row, skip=("type",)), **extra}
+            here["type"] = join_words(types)
+            out.append(self._fill(row.template, here, table, row.line))
         return out
 
     def stat_block(self, monster: Monster) -> StatBlock:
@@ -844,7 +548,7 @@ class System:
         short: list[str] = []
         stat_notes: list[str] = []
         for e in stat.entries:
-            if not _when(str(e.get("when") or ""), values):
+            if not when(str(e.get("when") or ""), values):
                 continue
             text = self._fill(e.templates.get("value", e["value"]), values, stat, e.line)
             if e.get("note"):
@@ -889,7 +593,7 @@ class System:
         return {"key": self.key, "name": self.name, "default": self.default}
 
 
-def _follow_monster(
+def follow_monster(
     row: dict[str, Any], m: Monster, norm_hp: int, norm_attack: int
 ) -> dict[str, Any]:
     """A monster tougher or weaker than its bracket keeps that difference in the system:
@@ -902,172 +606,3 @@ def _follow_monster(
     if isinstance(out.get("attack"), int) and not isinstance(out.get("attack"), bool):
         out["attack"] = out["attack"] + (m.attack - norm_attack)
     return out
-
-
-# --------------------------------------------------------------------------- shared tables
-
-
-def special_kinds(tables: TableSet) -> list[str]:
-    """The kinds of special ability, in systems/specials order."""
-    return [e["key"] for e in _specials(tables).entries]
-
-
-def _specials(tables: TableSet) -> Table:
-    cached = tables.derived.get("systems/specials")
-    if cached is None:
-        cached = tables.require_fields(SPECIALS, {"key": "str"})
-        for name, type_name in (("group", "str"), ("match", "list"), ("damage_type", "str")):
-            declared = cached.fields.get(name)
-            if declared is not None and declared[0] != type_name:
-                raise TableError(
-                    [f"{_where(cached)}: field '{name}' must be declared as {type_name}"]
-                )
-        tables.derived["systems/specials"] = cached
-    return cached
-
-
-def classify(tables: TableSet, monster: Monster) -> tuple[list[str], bool]:
-    """The kinds of the monster's special ability, and whether its text matched any of them."""
-    text = monster.special.lower()
-    kinds: list[str] = []
-    groups: set[str] = set()
-    by_text = False
-    for e in _specials(tables).entries:
-        group = e.get("group")
-        if group and group in groups:
-            continue
-        hit_text = bool(text) and any(str(p).lower() in text for p in e.get("match") or [])
-        hit_type = bool(e.get("damage_type")) and e.get("damage_type") == monster.damage_type
-        if hit_text or hit_type:
-            kinds.append(e["key"])
-            by_text = by_text or hit_text
-            if group:
-                groups.add(group)
-    return kinds, by_text
-
-
-def is_deadly(tables: TableSet, trap: Trap) -> bool:
-    """Whether a trap is deadly: its effect names a lethal outcome, or all its damage dice
-    together can reach the table's max_damage (systems/deadly-traps)."""
-    table = tables.require_fields(DEADLY, {"match": "list", "max_damage": "int"})
-    text = trap.effect.lower()
-    most = sum(int(count or 1) * int(sides) for count, sides in _DICE.findall(text))
-    for e in table.entries:
-        if any(str(p).lower() in text for p in e["match"]) or most >= e["max_damage"]:
-            return True
-    return False
-
-
-# --------------------------------------------------------------------------- the registry
-
-
-@dataclass
-class _Index:
-    keys: list[str]
-    names: dict[str, str]
-    converters: dict[str, str]
-    default: str
-    lines: dict[str, int] = field(default_factory=dict)
-
-
-def _index(tables: TableSet) -> _Index:
-    cached = tables.derived.get("systems/index")
-    if cached is not None:
-        return cached
-    keys: list[str] = []
-    names: dict[str, str] = {}
-    converters: dict[str, str] = {}
-    lines: dict[str, int] = {}
-    default = ""
-    problems: list[str] = []
-    if tables.has(INDEX):
-        table = tables.require_fields(INDEX, {"key": "str", "name": "str"})
-        for e in table.entries:
-            key = e["key"]
-            if key in names:
-                problems.append(f"{_where(table, e.line)}: system '{key}' is listed twice")
-                continue
-            if not tables.has(f"systems/{key}/terms"):
-                problems.append(
-                    f"{_where(table, e.line)}: system '{key}' has no table systems/{key}/terms"
-                )
-                continue
-            keys.append(key)
-            names[key] = e["name"]
-            lines[key] = e.line
-            if e.get("converter"):
-                converters[key] = str(e["converter"])
-            if e.get("default") is True and not default:
-                default = key
-    found = sorted(
-        {
-            tid.split("/")[1]
-            for tid in tables.ids()
-            if tid.startswith("systems/") and tid.count("/") == 2 and tid.endswith("/terms")
-        }
-    )
-    keys += [k for k in found if k not in names]
-    if problems:
-        raise TableError(problems)
-    if not keys:
-        raise DelveError("no rules systems: the tables hold no systems/KEY/terms table")
-    index = _Index(keys, names, converters, default or ("fmc" if "fmc" in keys else keys[0]), lines)
-    tables.derived["systems/index"] = index
-    return index
-
-
-def system_keys(tables: TableSet) -> list[str]:
-    """Every system's key, listed ones first (systems/index order), then any others found."""
-    return list(_index(tables).keys)
-
-
-def default_system(tables: TableSet) -> str:
-    return _index(tables).default
-
-
-def unknown_system_message(tables: TableSet, key: str) -> str:
-    return f"unknown system '{key}'; systems: {', '.join(system_keys(tables))}"
-
-
-def get_system(tables: TableSet, key: str | None = None) -> System:
-    """The rules system `key` (default: the index's default), loaded and checked once per set.
-
-    Raises DelveError naming the systems for an unknown key, and TableError (FILE:LINE lines)
-    for a system whose tables are incomplete.
-    """
-    from generator.systems.hooks import HOOKS
-
-    index = _index(tables)
-    chosen = index.default if key is None else key.strip().lower()
-    if chosen not in index.keys:
-        raise DelveError(unknown_system_message(tables, key or ""))
-    cache: dict[str, System] = tables.derived.setdefault("systems", {})
-    if chosen in cache:
-        return cache[chosen]
-    hook = None
-    converter = index.converters.get(chosen)
-    if converter is not None:
-        hook = HOOKS.get(converter)
-        if hook is None:
-            table = tables.get(INDEX)
-            raise TableError(
-                [
-                    f"{_where(table, index.lines.get(chosen))}: unknown converter "
-                    f"'{converter}' (converters: {', '.join(sorted(HOOKS))})"
-                ]
-            )
-    system = System(
-        tables,
-        chosen,
-        index.names.get(chosen, ""),
-        default=chosen == index.default,
-        hook=hook,
-    )
-    if not system.name:
-        system.name = chosen
-    cache[chosen] = system
-    return system
-
-
-def all_systems(tables: TableSet) -> list[System]:
-    return [get_system(tables, k) for k in system_keys(tables)]

@@ -8,7 +8,7 @@ the kind of monster worth the most XP is the one whose traces the party finds.
 from __future__ import annotations
 
 from generator.model.site import MonsterGroup, Room, Site
-from generator.systems.core import join_words
+from generator.systems.fill import join_words
 
 
 def _plural(site: Site, name: str) -> str:

@@ -5,10 +5,11 @@ from __future__ import annotations
 import textwrap
 from typing import Any
 
+from generator.build.monsters import Bestiary, Bracket, brackets, rule_xp
+from generator.engine.tables import TableSet
 from generator.model.monster import BRACKET_NAMES, Monster
-from generator.monsters import Bestiary, Bracket, brackets, rule_xp
-from generator.systems.core import StatBlock, System
-from generator.tables import TableSet
+from generator.systems.core import System
+from generator.systems.results import StatBlock
 
 WIDTH = 88
 TYPICAL_DC = 12  # FMC Basic, Monster Types: a bracket's XP assumes light defense (12)

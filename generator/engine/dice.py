@@ -20,8 +20,8 @@ from functools import lru_cache
 from itertools import product
 from typing import TYPE_CHECKING
 
+from generator.engine.rng import Rng
 from generator.errors import DiceError
-from generator.rng import Rng
 
 if TYPE_CHECKING:
     from fractions import Fraction

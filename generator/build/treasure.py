@@ -44,8 +44,8 @@ from typing import Any
 
 from generator.errors import DelveError, TableError
 from generator.model.treasure import FORMS, POWER_DICE, Coins, Hoard, Item, MagicWeapon
-from generator.rng import Rng
-from generator.tables import Entry, Table, TableSet
+from generator.engine.rng import Rng
+from generator.engine.tables import Entry, Table, TableSet
 
 __all__ = [
     "POWER_DICE",

@@ -16,10 +16,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from generator.dice import Formula, parse
+from generator.engine.dice import Formula, parse
+from generator.engine.rng import Rng
+from generator.engine.yamlload import LDict, LList, Raw, load_yaml, plain
 from generator.errors import DelveError, DiceError, TableError
-from generator.rng import Rng
-from generator.yamlload import LDict, LList, Raw, load_yaml, plain
 
 TOP_KEYS = {"title", "die", "id", "source", "description", "fields", "entries"}
 ENTRY_KEYS = {"roll", "weight", "result", "tags"}
@@ -39,9 +39,9 @@ _PLACE = re.compile(r"\{\{|\}\}|\{([^{}]*)\}|[{}]")
 
 def builtin_tables_dir() -> Path:
     """The tables shipped with Delve: inside the wheel, or at the top of a source checkout."""
-    here = Path(__file__).resolve().parent
-    packaged = here / "_data" / "tables"
-    return packaged if packaged.is_dir() else here.parent / "tables"
+    package = Path(__file__).resolve().parent.parent
+    packaged = package / "_data" / "tables"
+    return packaged if packaged.is_dir() else package.parent / "tables"
 
 
 # --------------------------------------------------------------------------- templates
@@ -498,10 +498,10 @@ class TableSet:
     def load(cls, user_dirs: Iterable[str | Path] = (), use_env: bool = True) -> TableSet:
         """Load and validate the built-ins layered with the given folders; raise TableError.
 
-        A set that loaded cleanly is cached (see generator/tablecache.py) and reused while no
+        A set that loaded cleanly is cached (see generator/engine/tablecache.py) and reused while no
         file in its folders changes, which keeps every command's start-up short.
         """
-        from generator import tablecache
+        from generator.engine import tablecache
 
         folders = table_folders(user_dirs, use_env)
         key = tablecache.fingerprint(folders)

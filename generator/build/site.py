@@ -39,10 +39,10 @@ from generator.model.site import (
     Site,
     Trap,
 )
-from generator.monsters import bestiary
-from generator.rng import Rng
-from generator.tables import Rolled, TableSet
-from generator.treasure import roll_hoard
+from generator.build.monsters import bestiary
+from generator.engine.rng import Rng
+from generator.engine.tables import Rolled, TableSet
+from generator.build.treasure import roll_hoard
 
 LOOP = 6
 LAIR_POS = 3
