@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from generator.engine.tables import TableSet
 from generator.errors import TableError
 from generator.model.monster import Monster
-from generator.engine.tables import TableSet
 
 BRACKETS_TABLE = "monsters/brackets"
 DEFENSE_BONUS = {12: 0.0, 14: 0.5, 16: 1.0}  # FMC Basic, Monster Types: +50% / +100% XP

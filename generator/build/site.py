@@ -26,6 +26,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from generator import __version__
+from generator.build.monsters import bestiary
+from generator.build.treasure import roll_hoard
+from generator.engine.rng import Rng
+from generator.engine.tables import Rolled, TableSet
 from generator.errors import DelveError, TableError
 from generator.model.monster import Monster
 from generator.model.site import (
@@ -39,10 +43,6 @@ from generator.model.site import (
     Site,
     Trap,
 )
-from generator.build.monsters import bestiary
-from generator.engine.rng import Rng
-from generator.engine.tables import Rolled, TableSet
-from generator.build.treasure import roll_hoard
 
 LOOP = 6
 LAIR_POS = 3

@@ -1,5 +1,4 @@
-"""The region tables, read and checked once per TableSet: biomes and their look.
-"""
+"""The region tables, read and checked once per TableSet: biomes and their look."""
 
 from __future__ import annotations
 
