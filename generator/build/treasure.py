@@ -42,10 +42,11 @@ from dataclasses import dataclass
 from math import log10
 from typing import Any
 
-from generator.errors import DelveError, TableError
-from generator.model.treasure import FORMS, POWER_DICE, Coins, Hoard, Item, MagicWeapon
+from generator.engine import words
 from generator.engine.rng import Rng
 from generator.engine.tables import Entry, Table, TableSet
+from generator.errors import DelveError, TableError
+from generator.model.treasure import FORMS, POWER_DICE, Coins, Hoard, Item, MagicWeapon
 
 __all__ = [
     "POWER_DICE",
@@ -244,16 +245,6 @@ def _hoard_tables(tables: TableSet) -> _HoardTables:
 # --------------------------------------------------------------------------- weapons
 
 
-def _article(word: str) -> str:
-    return "an" if word[:1].lower() in "aeiou" else "a"
-
-
-def _join(phrases: list[str]) -> str:
-    if len(phrases) < 2:
-        return "".join(phrases)
-    return ", ".join(phrases[:-1]) + " and " + phrases[-1]
-
-
 def roll_weapon(tables: TableSet, rng: Rng, power_die: str) -> MagicWeapon:
     """A magic weapon whose power die is its holders' damage die (FMC Basic, Magic Weapons)."""
     die = check_power_die(power_die)
@@ -276,16 +267,16 @@ def roll_weapon(tables: TableSet, rng: Rng, power_die: str) -> MagicWeapon:
     choices = look.nouns.get((form, hands))
     noun = choices[int(random() * len(choices))] if choices else f"{form} weapon"
     epithet = look.epithet(rng)
-    epithet = epithet[:1].upper() + epithet[1:]
-    name = f"{epithet}, {_article(noun)} {noun} {look.look(rng)}"
+    name = f"{words.capital(epithet)}, {words.with_article(noun)} {look.look(rng)}"
     kind = noun if "handed" in noun else f"{'one' if hands == 1 else 'two'}-handed {noun}"
+    a_kind = words.capital(words.with_article(kind))
     if rolled:
-        description = f"A {kind} that {_join([p[2] for p in rolled])}."
+        description = f"{a_kind} that {words.join([p[2] for p in rolled])}."
         if bonus:
             description += f" It adds +{bonus} to attack and damage rolls."
     else:
         description = (
-            f"A {kind} with no powers, plain but keen: +{bonus} to attack and damage rolls."
+            f"{a_kind} with no powers, plain but keen: +{bonus} to attack and damage rolls."
         )
     return MagicWeapon(
         name=name,

@@ -31,6 +31,7 @@ import typer
 
 from generator import __version__
 from generator.errors import DelveError, TemplateError
+from generator.render.recipe import rebuild_command
 
 BUILTIN_PREFIX = "!builtin/"
 TOP_TEMPLATES = {"site": "site.html.j2", "region": "region.html.j2"}
@@ -276,6 +277,7 @@ def environment(folders: tuple[Path, ...] = ()) -> Any:
     """
     import jinja2
 
+    from generator.engine import words
     from generator.render import site_key, treasure_text
 
     env = jinja2.Environment(
@@ -291,8 +293,9 @@ def environment(folders: tuple[Path, ...] = ()) -> Any:
         num=lambda n: f"{n:,}",
         cp=treasure_text.worth,
         signed=lambda n: f"{n:+d}",
-        cap=lambda s: s[:1].upper() + s[1:],
-        sentence=lambda s: _stop(str(s).strip()[:1].upper() + str(s).strip()[1:]),
+        cap=lambda s: words.capital(str(s)),
+        sentence=lambda s: _stop(words.capital(str(s).strip())),
+        article=lambda s: words.with_article(str(s)),
         stop=_stop,
         anchor=_anchor,
     )
@@ -302,6 +305,9 @@ def environment(folders: tuple[Path, ...] = ()) -> Any:
         exits=site_key.exits,
         exit_text=site_key.exit_text,
         plural=site_key.plural,
+        count=words.count,
+        noun=words.noun,
+        agree=words.agree,
         summary_text=site_key.summary_text,
         content_labels=site_key.CONTENT_LABELS,
         obstacle_labels=site_key.OBSTACLE_LABELS,
@@ -320,6 +326,7 @@ def _rules_context(model: Any, context: dict[str, Any]) -> dict[str, Any]:
     """
     from generator.render import site_key
     from generator.render.context import system_for
+    from generator.render.rules_used import procedures
     from generator.render.treasure_text import bonus_text, xp_in_play
 
     rules = system_for(model)
@@ -332,6 +339,8 @@ def _rules_context(model: Any, context: dict[str, Any]) -> dict[str, Any]:
         "stat_line": rules.stat_line,
         "bonus_text": lambda bonus: bonus_text(bonus, rules),
         "random_events": rules.random_events(model) if model.kind == "site" else None,
+        # Only the procedures this site's or region's rooms, monsters and traps call for.
+        "procedures": procedures(model, rules),
     }
     if model.kind == "region" and rules.has_term("reaction"):
         extra["reaction_rule"] = rules.term("reaction")
@@ -512,15 +521,16 @@ def region_context(region: Any) -> dict[str, Any]:
         "stocking_names": rk.STOCKING_NAMES,
         "attitude_names": rk.ATTITUDE_NAMES,
         "mood_notes": rk.MOOD_NOTES,
-        "rplural": lambda name, count: rk._plural(ordered, name, count),
+        "rplural": lambda name, count: rk.plural(ordered, name, count),
         "rumour_text": region.rumour_text,
         "faction_ties": lambda fa: rk._faction_line(region, fa),
         "prefix": "",
     }
 
 
-def booklet_html(model: Any, options: Options | None = None) -> str:
-    """The booklet for a site or region as one self-contained HTML page (CSS inline)."""
+def booklet_html(model: Any, options: Options | None = None, fmt: str = "html") -> str:
+    """The booklet for a site or region as one self-contained HTML page (CSS inline); `fmt`
+    is what the cover's rebuild command makes (the PDF is made from this page)."""
     options = options or current()
     kind = getattr(model, "kind", None)
     if kind not in TOP_TEMPLATES:
@@ -531,6 +541,9 @@ def booklet_html(model: Any, options: Options | None = None) -> str:
     context["paper"] = options.paper
     context["system_name"] = _system_namer(model)
     context.update(_rules_context(model, context))
+    context["rebuild"] = rebuild_command(
+        model, fmt, context["rules"], options.paper.name, options.templates
+    )
     html = render_template(TOP_TEMPLATES[kind], context, options)
     report("html", 1.0)
     return html
@@ -540,4 +553,4 @@ def booklet_pdf(model: Any, options: Options | None = None) -> bytes:
     from generator.render.pdf import html_to_pdf
 
     options = options or current()
-    return html_to_pdf(booklet_html(model, options), options)
+    return html_to_pdf(booklet_html(model, options, "pdf"), options)

@@ -9,6 +9,7 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
+from generator.engine import words
 from generator.engine.tables import Entry, Table, Template, compile_template
 from generator.errors import DelveError
 
@@ -32,11 +33,9 @@ def hit_dice_text(hd: float) -> str:
     return "1/2" if hd == 0.5 else number_text(hd)
 
 
-def join_words(words: Iterable[str], last: str = "and") -> str:
-    items = [w for w in words if w]
-    if len(items) <= 1:
-        return "".join(items)
-    return f"{', '.join(items[:-1])} {last} {items[-1]}"
+def join_words(items: Iterable[str], last: str = "and") -> str:
+    """words.join over any iterable (the stat-block values are generators)."""
+    return words.join(list(items), last)
 
 
 def truthy(value: Any) -> bool:
