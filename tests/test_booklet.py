@@ -17,8 +17,8 @@ import pypdf
 import pytest
 
 from generator.build.site import generate_site
-from generator.engine.words import agree
 from generator.engine.rng import Rng
+from generator.engine.words import agree
 from generator.errors import TemplateError
 from generator.render import booklet, documents, pdf
 

@@ -606,7 +606,11 @@ def test_cli_weapon_from_hoard_address(run_cli) -> None:
     assert json.loads(again.out) == weapon
     site = json.loads(run_cli("site", "--seed", "harrowdeep", "-f", "json").out)
     found = [
-        it["weapon"] for r in site["rooms"] if r["hoard"] for it in r["hoard"]["items"] if it["weapon"]
+        it["weapon"]
+        for r in site["rooms"]
+        if r["hoard"]
+        for it in r["hoard"]["items"]
+        if it["weapon"]
     ]
     assert found, "harrowdeep's hoards hold a magic weapon"
     assert json.loads(run_cli("weapon", "--seed", found[0]["seed"], "-f", "json").out) == found[0]

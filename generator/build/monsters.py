@@ -10,11 +10,26 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from generator.engine import needs
+from generator.engine.tables import TableSet
 from generator.errors import TableError
 from generator.model.monster import Monster
-from generator.engine.tables import TableSet
 
 BRACKETS_TABLE = "monsters/brackets"
+BRACKETS = needs.declare(
+    BRACKETS_TABLE,
+    "the bestiary",
+    fields={
+        "bracket": "int",
+        "name": "str",
+        "xp": "int",
+        "hp": "int",
+        "attack": "int",
+        "damage": "str",
+        "hit_dice": "float",
+    },
+    values={"bracket": (1, 2, 3, 4, 5)},
+)
 DEFENSE_BONUS = {12: 0.0, 14: 0.5, 16: 1.0}  # FMC Basic, Monster Types: +50% / +100% XP
 FORMIDABLE_BONUS = 0.5
 
@@ -33,18 +48,7 @@ class Bracket:
 def brackets(tables: TableSet) -> dict[int, Bracket]:
     cached = tables.derived.get("brackets")
     if cached is None:
-        tables.require_fields(
-            BRACKETS_TABLE,
-            {
-                "bracket": "int",
-                "name": "str",
-                "xp": "int",
-                "hp": "int",
-                "attack": "int",
-                "damage": "str",
-                "hit_dice": "float",
-            },
-        )
+        needs.require(tables, BRACKETS)
         cached = {
             e["bracket"]: Bracket(
                 e["bracket"],

@@ -1,5 +1,4 @@
-"""Factions with leaders, bases and relations; the d6 encounter table of each biome.
-"""
+"""Factions with leaders, bases and relations; the d6 encounter table of each biome."""
 
 from __future__ import annotations
 

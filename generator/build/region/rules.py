@@ -34,7 +34,6 @@ MAX_RADIUS = (MAX_SPAN - 1) // 2  # 49: a hexagon 99 columns wide
 MEMBER_COUNTS = {1: "2d6", 2: "1d6+1", 3: "1d4+1", 4: "1d3", 5: "1"}  # faction patrols by bracket
 
 
-
 def travel_days(difficult: bool, hex_miles: int) -> float:
     """Days to cross a hex: 1 per 18 miles, doubled on difficult ground (FMC Basic)."""
     days = (2 if difficult else 1) * hex_miles / DAY_MILES

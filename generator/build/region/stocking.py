@@ -1,5 +1,4 @@
-"""What each hex holds: havens, landmarks, lairs, sites, by FMC Basic, Hex Stocking.
-"""
+"""What each hex holds: havens, landmarks, lairs, sites, by FMC Basic, Hex Stocking."""
 
 from __future__ import annotations
 

@@ -1,5 +1,4 @@
-"""The map: its shape, biomes grown in clusters with ridges, rivers, roads and trails.
-"""
+"""The map: its shape, biomes grown in clusters with ridges, rivers, roads and trails."""
 
 from __future__ import annotations
 
