@@ -8,6 +8,7 @@ from typing import Annotated, Any
 import typer
 
 from generator.cli.common import (
+    MonoOption,
     OutputOption,
     PaperOption,
     SystemOption,
@@ -71,6 +72,7 @@ def region(
     paper: PaperOption = "a4",
     templates: TemplatesOption = None,
     system: SystemOption = None,
+    mono: MonoOption = False,
 ) -> None:
     """Generate a hex region: terrain, havens, sites, lairs, landmarks, factions, encounters.
 
@@ -106,6 +108,6 @@ def region(
                 bar.close()
         address.check_kind(part, ("region", "hex", "haven", "lair"), "region")
         if part.kind == "region":
-            _write(part.thing, fmt, out, system)
+            _write(part.thing, fmt, out, system, mono)
         else:
             _write_part(part, fmt, system)

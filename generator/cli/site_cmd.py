@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from generator.cli.common import (
+    MonoOption,
     OutputOption,
     PaperOption,
     SystemOption,
@@ -75,6 +76,7 @@ def render(
     paper: PaperOption = "a4",
     templates: TemplatesOption = None,
     system: SystemOption = None,
+    mono: MonoOption = False,
 ) -> None:
     """Render a saved (and perhaps edited) site or region document.
 
@@ -85,20 +87,26 @@ def render(
     model = documents.load(document)
     label = "region booklet" if model.kind == "region" else None
     with booklet_session(paper, templates, out, fmt, progress_label=label, generates=False):
-        _write(model, fmt, out, system)
+        _write(model, fmt, out, system, mono)
 
 
-def _write(model: object, fmt: str, out: Path | None, system: str | None = None) -> None:
-    """Render in the chosen rules system (recorded in the document) and write or print."""
+def _write(
+    model: object, fmt: str, out: Path | None, system: str | None = None, mono: bool = False
+) -> None:
+    """Render in the chosen rules system (recorded in the document) and write or print;
+    `mono` draws the region map black on white."""
+    from generator.render.context import in_mono
+
     if fmt in ("json", "graphml", "svg") and system is None:
         # These print no rules: the document keeps the system it names, unresolved.
-        data = documents.render(model, fmt)
+        with in_mono(mono):
+            data = documents.render(model, fmt)
     else:
         from generator.render.context import using_system
 
         chosen = resolve_system(system or getattr(model, "system", None))
         model.system = chosen.key  # type: ignore[attr-defined]
-        with using_system(chosen):
+        with using_system(chosen), in_mono(mono):
             data = documents.render(model, fmt)
     ext = "md" if fmt == "md" else "txt" if fmt == "text" else fmt
     to_file = fmt in documents.FILE_FORMATS

@@ -73,6 +73,9 @@ PAPERS = {
     "a5": Paper("a5", "A5", 148, 210, 13, 14, 13, 11, 1, 8.5),
 }
 
+PT_PER_MM = 72 / 25.4
+LEGEND_LINE_MM = 6.8  # one line of the region map's legend
+
 Progress = Callable[[str, float], None]
 """progress(stage, done): stage is "html" or "pdf", done runs from 0.0 to 1.0."""
 
@@ -445,9 +448,10 @@ def site_context(site: Any) -> dict[str, Any]:
     }
 
 
-def _svg_markup(svg: str, ids: str) -> Any:
-    """Our own SVG (its text escaped by the map renderer), sized by the CSS instead of pixels,
-    with its ids prefixed so several maps in one booklet never share an id."""
+def _svg_markup(svg: str, ids: str, style: str = "") -> Any:
+    """Our own SVG (its text escaped by the map renderer), sized by the CSS instead of pixels
+    (and `style`, when given), with its ids prefixed so several maps in one booklet never share
+    an id."""
     import re
 
     from markupsafe import Markup
@@ -455,16 +459,30 @@ def _svg_markup(svg: str, ids: str) -> Any:
     head, sep, rest = svg.partition(">")
     for attr in ("width", "height"):
         head = re.sub(rf'\s{attr}="[^"]*"', "", head, count=1)
+    if style:
+        head += f' style="{style}"'
     rest = re.sub(r'\bid="([^"]+)"', rf'id="{ids}\1"', rest)
     rest = re.sub(r'(href="#|url\(#)', rf"\g<1>{ids}", rest)
     return Markup(head + sep + rest)
 
 
-def region_context(region: Any) -> dict[str, Any]:
+def region_context(region: Any, paper: Paper | None = None) -> dict[str, Any]:
     """What the region templates see: the model, its hexes by kind, and each site's own context
-    (anchors prefixed with the hex label, so a site's rooms never clash with another's)."""
+    (anchors prefixed with the hex label, so a site's rooms never clash with another's). The map
+    is drawn for the paper's map box, so none of its text prints under 6 pt; a map too big for
+    that on one page prints its hex labels on sheets after it."""
     from generator.render import region_key as rk
-    from generator.render.region_svg import region_svg
+    from generator.render.region_svg import legend_items, region_svg, sheet_windows
+
+    paper = paper or PAPERS["a4"]
+    legend = legend_items(region)
+    # The map page holds the map, its caption and its legend (LEGEND_COLUMNS to a line).
+    columns = 3 if paper.columns > 1 else 2
+    legend_mm = 12 + LEGEND_LINE_MM * -(-len(legend) // columns)
+    box_mm = round(paper.map_height - legend_mm, 1)
+    fit = (paper.content_width * PT_PER_MM, box_mm * PT_PER_MM)
+    # A sheet has the page to itself: its heading, then the map.
+    sheet_fit = (paper.content_width * PT_PER_MM, (paper.map_height - 6) * PT_PER_MM)
 
     hexes = sorted(region.hexes, key=lambda h: h.label)
     monsters: dict[str, Any] = dict(rk._monsters_by_name(region))
@@ -512,7 +530,18 @@ def region_context(region: Any) -> dict[str, Any]:
         "faction_names": names,
         "monsters": list(ordered.values()),
         "system": getattr(region, "system", None) or "fmc",
-        "map_svg": _svg_markup(region_svg(region), "region-map-"),
+        "map_svg": _svg_markup(region_svg(region, fit), "region-map-", f"max-height:{box_mm}mm"),
+        "legend_columns": columns,
+        "legend": [
+            (_svg_markup(svg, f"legend-{i}-"), text) for i, (svg, text) in enumerate(legend, 1)
+        ],
+        "map_sheets": [
+            {
+                "window": w,
+                "svg": _svg_markup(region_svg(region, sheet_fit, w), f"region-sheet-{i}-"),
+            }
+            for i, w in enumerate(sheet_windows(region, fit, sheet_fit), 1)
+        ],
         "travel_rule": rk._check_rule(region),
         "wander_rule": rk.WANDER_RULE,
         "reaction_rule": rk.REACTION_RULE,
@@ -537,7 +566,7 @@ def booklet_html(model: Any, options: Options | None = None, fmt: str = "html") 
         raise DelveError(f"no booklet for a {kind!r} document")
     report = options.progress or (lambda stage, done: None)
     report("html", 0.0)
-    context = site_context(model) if kind == "site" else region_context(model)
+    context = site_context(model) if kind == "site" else region_context(model, options.paper)
     context["paper"] = options.paper
     context["system_name"] = _system_namer(model)
     context.update(_rules_context(model, context))

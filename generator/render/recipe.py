@@ -33,6 +33,10 @@ def rebuild_args(
         args += ["--reroll", label] * times
     if system is not None and not getattr(system, "default", False):
         args += ["--system", system.key]
+    from generator.render.context import mono
+
+    if mono() and model.kind == "region":
+        args.append("--mono")
     if fmt != "text":
         args += ["--format", fmt]
     if fmt in ("html", "pdf"):
