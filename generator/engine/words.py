@@ -13,7 +13,20 @@ from functools import lru_cache
 
 # Words that start with a vowel letter but a consonant sound, and the reverse.
 _AN_EXCEPTIONS = ("hour", "honest", "honou", "heir", "herb")
-_A_EXCEPTIONS = ("one", "once", "uni", "use", "usu", "uti", "ure", "uro", "eu", "ewe", "ubiq")
+_A_EXCEPTIONS = (
+    "one",
+    "once",
+    "uni",
+    "use",
+    "usa",
+    "usu",
+    "uti",
+    "ure",
+    "uro",
+    "eu",
+    "ewe",
+    "ubiq",
+)
 _IRREGULAR = {
     "man": "men",
     "woman": "women",

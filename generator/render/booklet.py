@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shlex
 import traceback
 from collections.abc import Callable, Iterator, Sequence
 from contextvars import ContextVar
@@ -31,7 +32,7 @@ import typer
 
 from generator import __version__
 from generator.errors import DelveError, TemplateError
-from generator.render.recipe import rebuild_command
+from generator.render.recipe import rebuild_args
 
 BUILTIN_PREFIX = "!builtin/"
 TOP_TEMPLATES = {"site": "site.html.j2", "region": "region.html.j2"}
@@ -570,9 +571,10 @@ def booklet_html(model: Any, options: Options | None = None, fmt: str = "html") 
     context["paper"] = options.paper
     context["system_name"] = _system_namer(model)
     context.update(_rules_context(model, context))
-    context["rebuild"] = rebuild_command(
-        model, fmt, context["rules"], options.paper.name, options.templates
-    )
+    args = rebuild_args(model, fmt, context["rules"], options.paper.name, options.templates)
+    # The command as one string, and word by word (a cover keeps each word whole on paper).
+    context["rebuild"] = shlex.join(args)
+    context["rebuild_words"] = [shlex.quote(a) for a in args]
     html = render_template(TOP_TEMPLATES[kind], context, options)
     report("html", 1.0)
     return html
