@@ -291,3 +291,19 @@ def test_one_monster_is_and_several_are(tables, site):
             html = booklet.booklet_html(site, booklet.make_options())
             assert f"{label}</span> {words.agree(g.activity, g.count)}" in html
     assert "1 hit dice" not in lines
+
+
+# --------------------------------------------------------------------------- black on white
+
+
+def test_mono_draws_the_region_map_black_on_white(run_cli, tmp_path, region):
+    from generator.render.region_svg import RIVER, ROAD, region_svg
+
+    colours = {b.color.lower() for b in region.biomes.values()} | {RIVER.lower(), ROAD.lower()}
+    coloured = region_svg(region).lower()
+    assert any(c in coloured for c in colours)
+    mono = region_svg(region, mono=True).lower()
+    assert not any(c in mono for c in colours)
+    out = tmp_path / "map.svg"
+    assert run_cli("region", "--seed", SEED, "--mono", "-f", "svg", "-o", out).code == 0
+    assert out.read_text(encoding="utf-8").lower() == mono

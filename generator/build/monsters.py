@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from generator.engine import needs
+from generator.engine import needs, words
 from generator.engine.tables import TableSet
 from generator.errors import TableError
 from generator.model.monster import Monster
@@ -88,9 +88,9 @@ class Bestiary:
             if "," in m.name:
                 head, _, tail = m.name.partition(",")
                 self._by_key.setdefault(_key(f"{tail} {head}"), m)
-            words = m.name.split()
-            if len(words) == 2:
-                self._by_key.setdefault(_key(f"{words[1]}, {words[0]}"), m)
+            names = m.name.split()
+            if len(names) == 2:
+                self._by_key.setdefault(_key(f"{names[1]}, {names[0]}"), m)
 
     def find(self, name: str) -> Monster | None:
         return self._by_key.get(_key(name))
@@ -140,7 +140,7 @@ def bestiary(tables: TableSet) -> Bestiary:
             monsters.append(
                 Monster(
                     name=name,
-                    plural=e.get("plural") or name + "s",
+                    plural=e.get("plural") or words.plural(name),
                     bracket=b.number,
                     xp=e.get("xp") or rule_xp(b, dc, formidable),
                     dc=dc,

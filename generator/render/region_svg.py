@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 from xml.sax.saxutils import escape
 
+from generator.engine import words
 from generator.engine.hexes import DIRECTIONS, SIDES, center, parse_label
 from generator.model.region import Region
 
@@ -140,7 +141,7 @@ def _line(points: list[tuple[float, float]]) -> str:
 def _days(days: float) -> str:
     if days == int(days):
         n = int(days)
-        return f"{n} day{'s' if n != 1 else ''}"
+        return words.count(n, "day")
     thirds = round(days * 3)
     return f"{thirds}/3 day"
 
@@ -430,7 +431,7 @@ def _titles(region: Region, window: Window | None) -> tuple[str, str]:
     """The map's title and the line under it."""
     n = len(region.hexes)
     if window is None:
-        title = f"{region.name}: {n} hex{'es' if n != 1 else ''} of {region.hex_miles} miles"
+        title = f"{region.name}: {words.count(n, 'hex')} of {region.hex_miles} miles"
         sub = (
             f"Address {region.seed}; the starting haven is hex {region.start}; parties "
             f"stocked from level {region.level}."

@@ -12,6 +12,7 @@ from generator.model.site import MonsterGroup, Room, Site
 
 
 def _plural(site: Site, name: str) -> str:
+    """The bestiary's own plural of a monster (words.plural for one it does not hold)."""
     m = site.bestiary.get(name)
     return words.plural(name.lower()) if m is None else m.plural
 

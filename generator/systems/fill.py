@@ -9,7 +9,6 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from generator.engine import words
 from generator.engine.tables import Entry, Table, Template, compile_template
 from generator.errors import DelveError
 
@@ -31,11 +30,6 @@ def number_text(value: float) -> str:
 
 def hit_dice_text(hd: float) -> str:
     return "1/2" if hd == 0.5 else number_text(hd)
-
-
-def join_words(items: Iterable[str], last: str = "and") -> str:
-    """words.join over any iterable (the stat-block values are generators)."""
-    return words.join(list(items), last)
 
 
 def truthy(value: Any) -> bool:
