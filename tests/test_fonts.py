@@ -28,7 +28,8 @@ FLOOR_PT = 6.0
 PAPERS = ("a4", "letter", "a5")
 # Switch on (True) when the maps helper's floor plans replace the site map (issue 10): the
 # current site map prints its ENTRANCE label at 5.7 pt on A5. Until then its check is an
-# expected failure, and a strict one: once it passes, the suite says so and this flips.
+# expected failure, and a strict one: once it passes, the suite says so and this flips (and
+# the README's Booklets section drops its one exception).
 SITE_MAP_CHECKED = False
 
 

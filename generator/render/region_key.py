@@ -112,7 +112,12 @@ def plural(monsters: dict[str, Monster], name: str, count: int) -> str:
 
 
 def _group(monsters: dict[str, Monster], g: MonsterGroup, xp: bool = True) -> str:
+    """'a giant (XP 1,200)', '11 hoblins (XP 75 each)'; a proper name stays as it is."""
     each = f" (XP {g.xp_each:,}" + (" each)" if g.count > 1 else ")") if xp else ""
+    if g.count == 1:
+        m = monsters.get(g.name)
+        proper = m is not None and m.plural[:1].isupper()
+        return f"{g.name if proper else words.with_article(g.name.lower())}{each}"
     return f"{g.count} {plural(monsters, g.name, g.count)}{each}"
 
 
