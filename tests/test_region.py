@@ -399,15 +399,17 @@ def test_progress_reports_every_hex() -> None:
 
 
 def test_site_seed_addresses_reproduce_the_sites(run_cli) -> None:
-    region = region_for("odds-7", 4)
+    # The region's address carries its radius, as `delve region --radius 4` makes it.
+    region = generate_region(_tables(), Rng("odds-7@radius=4"), radius=4)
     sited = [h for h in region.hexes if h.site]
     assert sited
     for h in sited:
-        assert h.site.seed == f"odds-7/hex/{h.label}/site" == f"{h.seed}/site"
+        assert h.site.seed == f"odds-7@radius=4/hex/{h.label}/site" == f"{h.seed}/site"
         again = generate_site(_tables(), Rng(h.site.seed), level=h.site.level, rooms=6)
         assert again.to_dict() == h.site.to_dict()
     h = sited[0]
-    res = run_cli("site", "--seed", h.site.seed, "--level", str(h.level), "-f", "json")
+    # The address alone: `delve site` rebuilds the region's hex and takes its site.
+    res = run_cli("site", "--seed", h.site.seed, "-f", "json")
     assert res.code == 0, res.err
     assert json.loads(res.out) == h.site.to_dict()
     assert res.out == to_json(h.site)
@@ -466,6 +468,7 @@ def test_json_round_trip_is_lossless(seed: str) -> None:
 def test_delve_render_takes_a_region_document(run_cli, tmp_path) -> None:
     res = run_cli("region", "--seed", "paper", "--radius", "2", "-f", "json")
     assert res.code == 0, res.err
+    assert json.loads(res.out)["seed"] == "paper@radius=2"
     doc = tmp_path / "region.json"
     doc.write_text(res.out)
     for fmt in ("json", "md", "text"):
@@ -473,7 +476,7 @@ def test_delve_render_takes_a_region_document(run_cli, tmp_path) -> None:
         assert run_cli("render", str(doc), "-f", fmt).out == direct
     svg = tmp_path / "map.svg"
     assert run_cli("render", str(doc), "-f", "svg", "-o", str(svg)).code == 0
-    region = generate_region(_tables(), Rng("paper"), radius=2)
+    region = generate_region(_tables(), Rng("paper@radius=2"), radius=2)
     assert svg.read_text() == render(region, "svg")
 
 
@@ -528,8 +531,9 @@ def test_text_key_lists_every_hex_in_label_order() -> None:
     md = render(region, "md")
     assert md.startswith(f"# {region.name}") and "| d6 |" in md
     for h in region.hexes:
+        assert f"Address: {h.seed}" in md
         if h.site:
-            assert f"delve site --seed {h.site.seed} --level {h.level}" in md
+            assert f"Address: {h.site.seed}" in md
 
 
 # --------------------------------------------------------------------------- golden files

@@ -638,7 +638,7 @@ fields:
   key: str
 entries:
   - roll: 1-6
-    key: rope_bridge
+    key: none
     result: {text}
 """
 

@@ -560,12 +560,13 @@ def test_cli_hoard_json_and_count_children(run_cli) -> None:
     one = run_cli("hoard", "--level", "3", "--seed", "s", "-f", "json")
     assert one.code == 0, one.err
     single = json.loads(one.out)
-    assert isinstance(single, dict) and single["value_cp"] == 3000 and single["seed"] == "s"
+    assert single["value_cp"] == 3000 and single["seed"] == "s@level=3"
     many = run_cli("hoard", "--level", "3", "--count", "3", "--seed", "s", "--format", "json")
     hoards = json.loads(many.out)
-    assert [h["seed"] for h in hoards] == [f"s/hoard/{i}" for i in range(1, 4)]
+    assert [h["seed"] for h in hoards] == [f"s@level=3/hoard/{i}" for i in range(1, 4)]
     for i, h in enumerate(hoards, 1):
-        again = run_cli("hoard", "--seed", f"s/hoard/{i}", "--level", "3", "-f", "json")
+        # The address alone rebuilds each: it carries the level.
+        again = run_cli("hoard", "--seed", f"s@level=3/hoard/{i}", "-f", "json")
         assert json.loads(again.out) == h
         Hoard.from_dict(h)
     same = run_cli("hoard", "--level", "3", "--count", "3", "--seed", "s", "--format", "json")
@@ -583,21 +584,36 @@ def test_cli_weapon(run_cli) -> None:
     r = run_cli("weapon", "--die", "d10", "--count", "3", "--seed", "w", "-f", "json")
     assert r.code == 0, r.err
     ws = json.loads(r.out)
-    assert [w["seed"] for w in ws] == ["w/weapon/1", "w/weapon/2", "w/weapon/3"]
+    assert [w["seed"] for w in ws] == [f"w@die=d10/weapon/{i}" for i in (1, 2, 3)]
     assert all(w["power_die"] == "d10" and w["value_cp"] == 1000 for w in ws)
-    again = run_cli("weapon", "--die", "d10", "--seed", "w/weapon/2", "-f", "json")
+    again = run_cli("weapon", "--seed", "w@die=d10/weapon/2", "-f", "json")
     assert json.loads(again.out) == ws[1]
-    text = run_cli("weapon", "--die", "d10", "--seed", "w/weapon/2")
+    text = run_cli("weapon", "--seed", "w@die=d10/weapon/2")
     assert ws[1]["name"] in text.out and "power die d10" in text.out
 
 
-def test_cli_weapon_from_hoard_address(run_cli, ts: TableSet) -> None:
-    # `delve weapon --seed <hoard>/weapon --die <its die>` shows the hoard's weapon again.
-    h = find(ts, "magic_weapon", 5000, 5, "d8")
-    r = run_cli("hoard", "--seed", h.seed, "--level", "5", "--holder-die", "d8", "-f", "json")
-    weapon = next(it["weapon"] for it in json.loads(r.out)["items"] if it["weapon"])
-    again = run_cli("weapon", "--seed", weapon["seed"], "--die", weapon["power_die"], "-f", "json")
+def test_cli_weapon_from_hoard_address(run_cli) -> None:
+    # `delve weapon --seed <hoard>/weapon` shows the hoard's weapon again, from that alone:
+    # a hoard of `delve hoard` and a hoard in a site's room.
+    for seed in (f"w{i}" for i in range(40)):
+        r = run_cli("hoard", "--seed", seed, "--level", "5", "--holder-die", "d8", "-f", "json")
+        items = json.loads(r.out)["items"]
+        if any(it["weapon"] for it in items):
+            break
+    weapon = next(it["weapon"] for it in items if it["weapon"])
+    assert weapon["seed"] == f"{seed}@level=5+holder=d8/weapon"
+    again = run_cli("weapon", "--seed", weapon["seed"], "-f", "json")
     assert json.loads(again.out) == weapon
+    site = json.loads(run_cli("site", "--seed", "harrowdeep", "-f", "json").out)
+    found = [
+        it["weapon"]
+        for r in site["rooms"]
+        if r["hoard"]
+        for it in r["hoard"]["items"]
+        if it["weapon"]
+    ]
+    assert found, "harrowdeep's hoards hold a magic weapon"
+    assert json.loads(run_cli("weapon", "--seed", found[0]["seed"], "-f", "json").out) == found[0]
 
 
 @pytest.mark.parametrize(

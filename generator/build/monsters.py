@@ -10,11 +10,26 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from generator.engine import needs, words
 from generator.engine.tables import TableSet
 from generator.errors import TableError
 from generator.model.monster import Monster
 
 BRACKETS_TABLE = "monsters/brackets"
+BRACKETS = needs.declare(
+    BRACKETS_TABLE,
+    "the bestiary",
+    fields={
+        "bracket": "int",
+        "name": "str",
+        "xp": "int",
+        "hp": "int",
+        "attack": "int",
+        "damage": "str",
+        "hit_dice": "float",
+    },
+    values={"bracket": (1, 2, 3, 4, 5)},
+)
 DEFENSE_BONUS = {12: 0.0, 14: 0.5, 16: 1.0}  # FMC Basic, Monster Types: +50% / +100% XP
 FORMIDABLE_BONUS = 0.5
 
@@ -33,18 +48,7 @@ class Bracket:
 def brackets(tables: TableSet) -> dict[int, Bracket]:
     cached = tables.derived.get("brackets")
     if cached is None:
-        tables.require_fields(
-            BRACKETS_TABLE,
-            {
-                "bracket": "int",
-                "name": "str",
-                "xp": "int",
-                "hp": "int",
-                "attack": "int",
-                "damage": "str",
-                "hit_dice": "float",
-            },
-        )
+        needs.require(tables, BRACKETS)
         cached = {
             e["bracket"]: Bracket(
                 e["bracket"],
@@ -84,9 +88,9 @@ class Bestiary:
             if "," in m.name:
                 head, _, tail = m.name.partition(",")
                 self._by_key.setdefault(_key(f"{tail} {head}"), m)
-            words = m.name.split()
-            if len(words) == 2:
-                self._by_key.setdefault(_key(f"{words[1]}, {words[0]}"), m)
+            names = m.name.split()
+            if len(names) == 2:
+                self._by_key.setdefault(_key(f"{names[1]}, {names[0]}"), m)
 
     def find(self, name: str) -> Monster | None:
         return self._by_key.get(_key(name))
@@ -136,7 +140,7 @@ def bestiary(tables: TableSet) -> Bestiary:
             monsters.append(
                 Monster(
                     name=name,
-                    plural=e.get("plural") or name + "s",
+                    plural=e.get("plural") or words.plural(name),
                     bracket=b.number,
                     xp=e.get("xp") or rule_xp(b, dc, formidable),
                     dc=dc,

@@ -28,8 +28,9 @@ from functools import lru_cache
 from generator import __version__
 from generator.build.monsters import bestiary
 from generator.build.treasure import roll_hoard
+from generator.engine import needs
 from generator.engine.rng import Rng
-from generator.engine.tables import Rolled, TableSet
+from generator.engine.tables import Rolled, Table, TableSet
 from generator.errors import DelveError, TableError
 from generator.model.monster import Monster
 from generator.model.site import (
@@ -61,6 +62,28 @@ PASSAGE_TABLES = {
 }
 ENCOUNTER_SHARE = 0.15  # a wandering group is worth about a sixth of the level's budget
 
+# What this generator needs of its tables (engine/needs.py; `delve tables check` checks them).
+BY = "the site generator"
+THEME_TABLE = needs.declare(
+    "site/themes",
+    BY,
+    fields={"key": "str", "name": "str", "roster": "list"},
+    check=lambda tables, table: _theme_keys(table),
+)
+OBSTACLE_TABLE = needs.declare(
+    "site/obstacles", BY, fields={"key": "str"}, values={"key": OBSTACLES}
+)
+
+
+def _theme_keys(table: Table) -> list[str]:
+    """A theme's key is written in site addresses (harrowdeep@theme=bog-barrow)."""
+    return [
+        f"{needs.where(table, e.line)}: key {e['key']!r} must be lower-case letters, digits and "
+        "dashes (it is written in site addresses: harrowdeep@theme=KEY)"
+        for e in table.entries
+        if not re.fullmatch(r"[a-z0-9][a-z0-9_-]*", e["key"])
+    ]
+
 
 @dataclass(frozen=True)
 class RosterMember:
@@ -86,7 +109,7 @@ def themes(tables: TableSet) -> dict[str, Theme]:
     cached = tables.derived.get("themes")
     if cached is not None:
         return cached
-    table = tables.require_fields("site/themes", {"key": "str", "name": "str", "roster": "list"})
+    table = needs.require(tables, THEME_TABLE)
     beasts = bestiary(tables)
     problems: list[str] = []
     out: dict[str, Theme] = {}
@@ -528,16 +551,8 @@ def _place(rng: Rng, rooms: list[Room]) -> None:
 
 def _connection(deck: Deck, rng: Rng, a: int, b: int) -> Connection:
     tables = deck.tables
-    rolled = tables.roll("site/obstacles", rng)
-    key = rolled.get("key")
-    if key not in OBSTACLES:
-        table = tables.get("site/obstacles")
-        raise TableError(
-            [
-                f"{table.path}:{rolled.entry.line}: table 'site/obstacles': key {key!r} must be "
-                f"one of {', '.join(OBSTACLES)}"
-            ]
-        )
+    needs.require(tables, OBSTACLE_TABLE)
+    key = tables.roll("site/obstacles", rng)["key"]
     look = deck.deal(PASSAGE_TABLES[key], rng)
     return Connection(a, b, key, look.text, look.get("pass", ""))
 

@@ -42,9 +42,10 @@ from dataclasses import dataclass
 from math import log10
 from typing import Any
 
+from generator.engine import needs, words
 from generator.engine.rng import Rng
 from generator.engine.tables import Entry, Table, TableSet
-from generator.errors import DelveError, TableError
+from generator.errors import DelveError
 from generator.model.treasure import FORMS, POWER_DICE, Coins, Hoard, Item, MagicWeapon
 
 __all__ = [
@@ -66,6 +67,60 @@ _MAX_QUANTITY = 20  # at most this many of one valuable; a vaster share spills i
 
 _WEAPON_KEY = "treasure/weapon"
 _HOARD_KEY = "treasure/hoard"
+_MAGIC_KINDS = ("magic_weapon", "scroll", "focus", "valuable")
+_POWERS_NEEDED = max(_SIDES.values())  # FMC Basic, Magic Weapons: a d12 power die rolls 1-12
+
+
+def _twelve_powers(tables: TableSet, table: Table) -> list[str]:
+    """A d12 power die rolls 1-12 on the powers table: it needs an entry for each roll."""
+    if table.die is not None:
+        covered = table.low <= 1 and table.die.max >= _POWERS_NEEDED
+    else:
+        covered = len(table.entries) >= _POWERS_NEEDED
+    if covered and len(table.entries) >= _POWERS_NEEDED:
+        return []
+    return [
+        f"{needs.where(table)}: has {len(table.entries)} entries but a d12 power die can roll "
+        f"1-{_POWERS_NEEDED}: it needs {_POWERS_NEEDED} entries, one for each roll"
+    ]
+
+
+def _worth_at_least_one(tables: TableSet, table: Table) -> list[str]:
+    return [
+        f"{needs.where(table, e.line)}: worth_cp must be at least 1, not {e['worth_cp']}"
+        for e in table.entries
+        if e["worth_cp"] < 1
+    ]
+
+
+# What the treasure generator needs of its tables (engine/needs.py; `delve tables check`).
+BY = "the treasure generator"
+_FORM = {"form": FORMS, "hands": (1, 2)}
+POWERS_TABLE = needs.declare(
+    "treasure/weapon-powers",
+    BY,
+    fields={"name": "str", "effect": "str", "flavor": "str"},
+    check=_twelve_powers,
+)
+FORM_TABLE = needs.declare(
+    "treasure/weapon-form", BY, fields={"form": "str", "hands": "int"}, values=_FORM
+)
+KINDS_TABLE = needs.declare(
+    "treasure/weapon-kinds",
+    BY,
+    fields={"form": "str", "hands": "int", "noun": "str"},
+    values=_FORM,
+)
+MAGIC_TABLE = needs.declare(
+    "treasure/magic-item", BY, fields={"key": "str"}, values={"key": _MAGIC_KINDS}
+)
+SPELLS_TABLE = needs.declare("spells", BY, fields={"name": "str", "effect": "str"})
+VALUABLES_TABLE = needs.declare(
+    "treasure/valuables",
+    BY,
+    fields={"name": "str", "worth_cp": "int"},
+    check=_worth_at_least_one,
+)
 
 
 # --------------------------------------------------------------------------- checks
@@ -98,10 +153,6 @@ def _check_whole(name: str, value: Any, least: int) -> int:
 
 
 # --------------------------------------------------------------------------- table lookups
-
-
-def _problem(table: Table, line: int, message: str) -> TableError:
-    return TableError([f"{table.path}:{line}: table '{table.id}': {message}"])
 
 
 def _picker(tables: TableSet, table_id: str) -> Callable[[Rng], str]:
@@ -155,35 +206,15 @@ def _weapon_tables(tables: TableSet) -> _WeaponTables:
     cached = tables.derived.get(_WEAPON_KEY)
     if cached is not None:
         return cached
-    powers_t = tables.require_fields(
-        "treasure/weapon-powers", {"name": "str", "effect": "str", "flavor": "str"}
-    )
+    powers_t = needs.require(tables, POWERS_TABLE)
     # FMC Basic, Magic Weapons: a d12 power die rolls 1-12 on a 12-line table.
-    need = max(_SIDES.values())
     if powers_t.die is not None:
-        covered = powers_t.low <= 1 and powers_t.die.max >= need
-        by_roll = [powers_t.lookup[n - powers_t.low] for n in range(1, need + 1)] if covered else []
+        by_roll = [powers_t.lookup[n - powers_t.low] for n in range(1, _POWERS_NEEDED + 1)]
     else:
-        by_roll = powers_t.entries[:need]
-    if len(powers_t.entries) < need or len(by_roll) < need:
-        raise _problem(
-            powers_t,
-            powers_t.line,
-            f"has {len(powers_t.entries)} entries but a d12 power die can roll 1-{need}: "
-            f"it needs {need} entries, one for each roll",
-        )
+        by_roll = powers_t.entries[:_POWERS_NEEDED]
     powers = [(e["name"], e["effect"], e["flavor"]) for e in by_roll]
-
-    form_t = tables.require_fields("treasure/weapon-form", {"form": "str", "hands": "int"})
-    kinds_t = tables.require_fields(
-        "treasure/weapon-kinds", {"form": "str", "hands": "int", "noun": "str"}
-    )
-    for t in (form_t, kinds_t):
-        for e in t.entries:
-            if e["form"] not in FORMS:
-                raise _problem(t, e.line, f"form {e['form']!r} must be one of {', '.join(FORMS)}")
-            if e["hands"] not in (1, 2):
-                raise _problem(t, e.line, f"hands must be 1 or 2, not {e['hands']!r}")
+    form_t = needs.require(tables, FORM_TABLE)
+    kinds_t = needs.require(tables, KINDS_TABLE)
     nouns: dict[tuple[str, int], list[str]] = {}
     for e in kinds_t.entries:
         nouns.setdefault((e["form"], e["hands"]), []).append(e["noun"])
@@ -213,16 +244,9 @@ def _hoard_tables(tables: TableSet) -> _HoardTables:
     cached = tables.derived.get(_HOARD_KEY)
     if cached is not None:
         return cached
-    magic_t = tables.require_fields("treasure/magic-item", {"key": "str"})
-    kinds = ("magic_weapon", "scroll", "focus", "valuable")
-    for e in magic_t.entries:
-        if e["key"] not in kinds:
-            raise _problem(magic_t, e.line, f"key {e['key']!r} must be one of {', '.join(kinds)}")
-    spells_t = tables.require_fields("spells", {"name": "str", "effect": "str"})
-    goods_t = tables.require_fields("treasure/valuables", {"name": "str", "worth_cp": "int"})
-    for e in goods_t.entries:
-        if e["worth_cp"] < 1:
-            raise _problem(goods_t, e.line, f"worth_cp must be at least 1, not {e['worth_cp']}")
+    magic_t = needs.require(tables, MAGIC_TABLE)
+    spells_t = needs.require(tables, SPELLS_TABLE)
+    goods_t = needs.require(tables, VALUABLES_TABLE)
     goods = sorted(goods_t.entries, key=lambda e: (e["worth_cp"], e["name"]))
     built = _HoardTables(
         roll_magic=_entry_roller(magic_t),
@@ -241,17 +265,13 @@ def _hoard_tables(tables: TableSet) -> _HoardTables:
     return built
 
 
+def check_tables(tables: TableSet) -> None:
+    """Read every treasure table as the generator will (TableError naming what is wrong)."""
+    _weapon_tables(tables)
+    _hoard_tables(tables)
+
+
 # --------------------------------------------------------------------------- weapons
-
-
-def _article(word: str) -> str:
-    return "an" if word[:1].lower() in "aeiou" else "a"
-
-
-def _join(phrases: list[str]) -> str:
-    if len(phrases) < 2:
-        return "".join(phrases)
-    return ", ".join(phrases[:-1]) + " and " + phrases[-1]
 
 
 def roll_weapon(tables: TableSet, rng: Rng, power_die: str) -> MagicWeapon:
@@ -276,16 +296,16 @@ def roll_weapon(tables: TableSet, rng: Rng, power_die: str) -> MagicWeapon:
     choices = look.nouns.get((form, hands))
     noun = choices[int(random() * len(choices))] if choices else f"{form} weapon"
     epithet = look.epithet(rng)
-    epithet = epithet[:1].upper() + epithet[1:]
-    name = f"{epithet}, {_article(noun)} {noun} {look.look(rng)}"
+    name = f"{words.capital(epithet)}, {words.with_article(noun)} {look.look(rng)}"
     kind = noun if "handed" in noun else f"{'one' if hands == 1 else 'two'}-handed {noun}"
+    a_kind = words.capital(words.with_article(kind))
     if rolled:
-        description = f"A {kind} that {_join([p[2] for p in rolled])}."
+        description = f"{a_kind} that {words.join([p[2] for p in rolled])}."
         if bonus:
             description += f" It adds +{bonus} to attack and damage rolls."
     else:
         description = (
-            f"A {kind} with no powers, plain but keen: +{bonus} to attack and damage rolls."
+            f"{a_kind} with no powers, plain but keen: +{bonus} to attack and damage rolls."
         )
     return MagicWeapon(
         name=name,

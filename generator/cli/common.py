@@ -69,6 +69,13 @@ def booklet_session(
     return nullcontext(lambda stage, done: None)
 
 
+MonoOption = Annotated[
+    bool,
+    typer.Option(
+        "--mono",
+        help="Draw the region map black on white (white land, grey water, black rivers).",
+    ),
+]
 SystemOption = Annotated[
     str | None,
     typer.Option(

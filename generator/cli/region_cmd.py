@@ -8,6 +8,7 @@ from typing import Annotated, Any
 import typer
 
 from generator.cli.common import (
+    MonoOption,
     OutputOption,
     PaperOption,
     SystemOption,
@@ -49,12 +50,17 @@ def region(
         str | None, typer.Option(help="A rectangular campaign map, WIDTHxHEIGHT, e.g. 12x8.")
     ] = None,
     hex_miles: Annotated[
-        int, typer.Option("--hex-miles", help="18 (a day's travel a hex) or 6 (three a day).")
-    ] = 18,
+        int | None,
+        typer.Option("--hex-miles", help="18 (a day's travel a hex; default) or 6 (three a day)."),
+    ] = None,
     level: Annotated[
-        int, typer.Option(help="Party level near the start; danger rises with distance.")
-    ] = 1,
-    seed: Annotated[str | None, typer.Option(help="Seed (any text).")] = None,
+        int | None,
+        typer.Option(help="Party level near the start (default 1); danger rises with distance."),
+    ] = None,
+    seed: Annotated[
+        str | None,
+        typer.Option(help="Seed (any text), or the address of a region, hex, haven or lair."),
+    ] = None,
     reroll: Annotated[
         list[str] | None,
         typer.Option(help="Re-roll one hex (XXYY) and keep the rest; repeatable."),
@@ -66,36 +72,42 @@ def region(
     paper: PaperOption = "a4",
     templates: TemplatesOption = None,
     system: SystemOption = None,
+    mono: MonoOption = False,
 ) -> None:
     """Generate a hex region: terrain, havens, sites, lairs, landmarks, factions, encounters.
 
+    The address printed for a region carries its options (saltmarch@radius=3); a hex, haven or
+    lair address (saltmarch/hex/0302, .../haven, .../lair) prints that part again.
+
     Example: delve region --radius 3 --seed harrowdeep --format svg
     """
-    from generator.build.region import generate_region
+    from generator.build import address
     from generator.build.region.terrain import parse_size
-    from generator.cli.common import resolve_system, rng_for, tables
-    from generator.cli.site_cmd import _write
+    from generator.cli.common import resolve_seed, resolve_system, tables
+    from generator.cli.site_cmd import _write, _write_part
 
     dims = parse_size(size) if size is not None else None
     with booklet_session(paper, templates, out, fmt, "region booklet") as report:
         ts = tables()
         if system is not None:
             resolve_system(system)  # a bad --system fails before any seed is drawn
-        rng = rng_for(seed)
         # Booklets show one bar over generation, HTML and PDF; other formats get their own.
         bar = _Bar() if fmt not in ("html", "pdf") else None
+        given = {"radius": radius, "size": dims, "miles": hex_miles, "level": level}
         try:
-            model = generate_region(
+            part = address.build(
                 ts,
-                rng,
-                radius=radius,
-                size=dims,
-                hex_miles=hex_miles,
-                level=level,
+                resolve_seed(seed),
+                "region",
+                given,
                 reroll=reroll,
                 progress=bar or (lambda done, total: report("generation", done / total)),
             )
         finally:
             if bar is not None:
                 bar.close()
-        _write(model, fmt, out, system)
+        address.check_kind(part, ("region", "hex", "haven", "lair"), "region")
+        if part.kind == "region":
+            _write(part.thing, fmt, out, system, mono)
+        else:
+            _write_part(part, fmt, system)

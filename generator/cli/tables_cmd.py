@@ -109,13 +109,41 @@ def check(
 ) -> None:
     """Validate the built-in tables layered with DIRs; exit 1 listing every problem.
 
+    Checks each file (format, dice, rolls covered, references), then every table against what
+    the generators and rules systems need of it (a key they know, a field they read), all in
+    one run: a set that passes makes sites and regions.
+
     Example: delve tables check my-tables/
     """
-    try:
-        ts = TableSet.load([*state.tables_dirs, *(dirs or [])])
-    except TableError as err:
-        for line in err.problems:
+    from generator.build import table_problems
+
+    ts, problems = TableSet.check([*state.tables_dirs, *(dirs or [])])
+    problems = list(dict.fromkeys(problems + table_problems(ts) + _system_problems(ts)))
+    if problems:
+        for line in problems:
             typer.echo(line, err=True)
-        typer.echo(f"{len(err.problems)} problem(s) found", err=True)
-        raise typer.Exit(1) from None
+        typer.echo(f"{len(problems)} problem(s) found", err=True)
+        raise typer.Exit(1)
     typer.echo(f"ok: {len(ts.tables)} tables from {len(ts.folders)} folder(s)")
+
+
+def _system_problems(ts: TableSet) -> list[str]:
+    """Every rules system loaded as a booklet would load it."""
+    from generator.errors import DelveError
+    from generator.systems import get_system, system_keys
+
+    problems: list[str] = []
+    try:
+        keys = system_keys(ts)
+    except TableError as err:
+        return list(err.problems)
+    except DelveError as err:
+        return [str(err)]
+    for key in keys:
+        try:
+            get_system(ts, key)
+        except TableError as err:
+            problems += err.problems
+        except DelveError as err:
+            problems.append(str(err))
+    return problems

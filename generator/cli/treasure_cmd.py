@@ -1,8 +1,9 @@
 """`delve hoard` and `delve weapon`: treasure on its own, for a lair or a referee's prep.
 
-Seeding: one thing uses the seed itself; with --count N, thing i (from 1) uses the child
-address `<seed>/hoard/<i>` (or `<seed>/weapon/<i>`), recorded in its output, so
-`delve hoard --seed <that address>` with the same options rolls the same hoard again.
+Seeding (generator/build/address.py): one thing uses its address, the seed with the options
+that differ from their defaults (`ember@level=2+holder=d8`); with --count N, thing i (from 1)
+is at `<that>/hoard/<i>` (or `/weapon/<i>`). Each prints its address, and the address alone
+rebuilds it, as it rebuilds any hoard or weapon of a site or region.
 """
 
 from __future__ import annotations
@@ -12,7 +13,14 @@ from typing import Annotated, Any
 
 import typer
 
-from generator.cli.common import SystemOption, check_count, emit, resolve_system, rng_for, tables
+from generator.cli.common import (
+    SystemOption,
+    check_count,
+    emit,
+    resolve_seed,
+    resolve_system,
+    tables,
+)
 from generator.errors import DelveError
 
 FORMATS = ("text", "json")
@@ -42,21 +50,27 @@ def hoard(
         typer.Option(help="A hoard worth exactly this many c.p. instead (a focus holds 1)."),
     ] = None,
     holder_die: Annotated[
-        str,
-        typer.Option(help="Damage die of the holders, d4 (mooks) to d12 (a boss)."),
-    ] = "d6",
-    count: Annotated[
-        int | None, typer.Option(help="Roll N hoards, seeded <seed>/hoard/1..N.")
+        str | None,
+        typer.Option(help="Damage die of the holders, d4 (mooks) to d12 (a boss); default d6."),
     ] = None,
-    seed: Annotated[str | None, typer.Option(help="Seed or seed address (any text).")] = None,
+    count: Annotated[
+        int | None, typer.Option(help="Roll N hoards, at the addresses <seed>/hoard/1..N.")
+    ] = None,
+    seed: Annotated[
+        str | None,
+        typer.Option(help="Seed (any text), or the address of any hoard: it rebuilds it."),
+    ] = None,
     fmt: Annotated[str, typer.Option("--format", "-f", help="text or json.")] = "text",
     system: SystemOption = None,
 ) -> None:
     """Roll a treasure hoard: a magic item or not, valuables and coins, adding up exactly.
 
+    Every hoard prints its address, which rebuilds it alone: a site's
+    (harrowdeep/level/1/room/4/hoard), a lair's (saltmarch/hex/0502/lair/hoard) or this
+    command's (harrowdeep@level=2+holder=d8).
+
     Example: delve hoard --level 2 --holder-die d8 --seed harrowdeep
     """
-    from generator.build.treasure import check_power_die, roll_hoard
     from generator.render.treasure_text import hoard_text
 
     if level is not None and value is not None:
@@ -67,46 +81,54 @@ def hoard(
         raise DelveError(f"--level: must be at least 1, not {level}")
     if value is not None and value < 0:
         raise DelveError(f"--value: must be a number of c.p., 0 or more, not {value}")
-    die = check_power_die(holder_die, "--holder-die")
     _check_format(fmt)
-    if count is not None:
-        check_count("--count", count)
-    site_level = level if level is not None else 1
-    # FMC Basic, Treasure Hoards: a site of level L holds treasure worth 1,000 x L c.p.
-    value_cp = value if value is not None else 1000 * site_level
-    ts = tables()
-    words = resolve_system(system)
-    root = rng_for(seed)
-    rngs = [root] if count is None else [root.child(f"hoard/{i}") for i in range(1, count + 1)]
-    hoards = [roll_hoard(ts, rng, value_cp, site_level, die) for rng in rngs]
+    words = resolve_system(system)  # a bad --system fails before any seed is drawn
+    given = {"level": level, "value": value, "holder": holder_die}
+    hoards = _things(seed, "hoard", given, count)
     _emit(hoards, count is None, fmt, lambda h: hoard_text(h, words))
+
+
+def _things(seed: str | None, kind: str, given: dict[str, Any], count: int | None) -> list[Any]:
+    """The thing the seed names (a root made with `given`, or any part of its kind), or with
+    --count the things at <root>/<kind>/1..N."""
+    from generator.build import address
+
+    ts = tables()
+    text = resolve_seed(seed)
+    if count is None:
+        return [address.check_kind(address.build(ts, text, kind, given), (kind,), kind).thing]
+    check_count("--count", count)
+    if address.parse(text).path:
+        raise DelveError(f"--count: {text} is the address of one {kind}; leave --count out")
+    root = address.build(ts, text, kind, given).address
+    return [address.build(ts, f"{root}/{kind}/{i}", kind).thing for i in range(1, count + 1)]
 
 
 def weapon(
     die: Annotated[
-        str, typer.Option(help="Power die: the holders' damage die, d4 (mooks) to d12 (a boss).")
-    ] = "d6",
-    count: Annotated[
-        int | None, typer.Option(help="Roll N weapons, seeded <seed>/weapon/1..N.")
+        str | None,
+        typer.Option(help="Power die: the holders' damage die, d4 (mooks) to d12 (a boss)."),
     ] = None,
-    seed: Annotated[str | None, typer.Option(help="Seed or seed address (any text).")] = None,
+    count: Annotated[
+        int | None, typer.Option(help="Roll N weapons, at the addresses <seed>/weapon/1..N.")
+    ] = None,
+    seed: Annotated[
+        str | None,
+        typer.Option(help="Seed (any text), or the address of any magic weapon: it rebuilds it."),
+    ] = None,
     fmt: Annotated[str, typer.Option("--format", "-f", help="text or json.")] = "text",
     system: SystemOption = None,
 ) -> None:
     """Roll a magic weapon: its form, its powers from the power die down, and its bonus.
 
+    A weapon found in a hoard has the hoard's address and /weapon
+    (harrowdeep/level/1/room/4/hoard/weapon); this command rebuilds it from that alone.
+
     Example: delve weapon --die d8 --count 3 --seed harrowdeep
     """
-    from generator.build.treasure import check_power_die, roll_weapon
     from generator.render.treasure_text import weapon_text
 
-    power_die = check_power_die(die, "--die")
     _check_format(fmt)
-    if count is not None:
-        check_count("--count", count)
-    ts = tables()
-    words = resolve_system(system)
-    root = rng_for(seed)
-    rngs = [root] if count is None else [root.child(f"weapon/{i}") for i in range(1, count + 1)]
-    weapons = [roll_weapon(ts, rng, power_die) for rng in rngs]
+    words = resolve_system(system)  # a bad --system fails before any seed is drawn
+    weapons = _things(seed, "weapon", {"die": die}, count)
     _emit(weapons, count is None, fmt, lambda w: weapon_text(w, words))

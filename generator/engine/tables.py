@@ -243,6 +243,10 @@ class _FileParser:
     def __init__(self, path: Path, label: str, table_id: str, folder: str) -> None:
         self.path, self.label, self.id, self.folder = path, label, table_id, folder
         self.problems: list[str] = []
+        # Kept from every entry, good or not, so one run reports every problem: the rolls
+        # each covers (None if its roll did not parse) and each {@ref} with its line.
+        self.rolls: list[tuple[int, ...] | None] = []
+        self.refs: list[tuple[int, str]] = []
 
     def err(self, line: int, message: str) -> None:
         self.problems.append(f"{self.label}:{line}: table '{self.id}': {message}")
@@ -296,8 +300,8 @@ class _FileParser:
                 entry = self.parse_entry(item, line, fields, die is not None or "die" in doc)
                 if entry is not None:
                     entries.append(entry)
-        if die is not None and len(entries) == len(entries_raw or []):
-            self.check_coverage(die, entries, doc.line_of("die"))
+        if die is not None and entries_raw and None not in self.rolls:
+            self.check_coverage(die, self.rolls, doc.line_of("die"))
         table = Table(
             id=self.id,
             title=str(title) if isinstance(title, str) else self.id,
@@ -344,6 +348,7 @@ class _FileParser:
             item = item_dict
         if not isinstance(item, LDict):
             self.err(line, "an entry must be a mapping (with 'result' and/or fields) or text")
+            self.rolls.append(None)  # what it covers is unknown: no coverage report
             return None
         ok = True
         data: dict[str, Any] = {}
@@ -387,6 +392,7 @@ class _FileParser:
             self.err(item.line, "entry has neither 'result' nor any field")
             ok = False
         rolls: tuple[int, ...] = ()
+        rolls_ok = True
         weight = 1.0
         if "roll" in item and "weight" in item:
             self.err(item.line, "entry has both 'roll' and 'weight' (a table uses one or other)")
@@ -400,7 +406,7 @@ class _FileParser:
                     rolls = tuple(_parse_rolls(item["roll"]))
                 except ValueError as err:
                     self.err(item.line_of("roll"), str(err))
-                    ok = False
+                    ok = rolls_ok = False
         elif "weight" in item:
             if has_die:
                 self.err(item.line_of("weight"), "entry has 'weight' but the table rolls a die")
@@ -413,7 +419,9 @@ class _FileParser:
                 weight = float(w)
         elif has_die:
             self.err(item.line, "entry has no 'roll' (the table rolls a die)")
-            ok = False
+            ok = rolls_ok = False
+        if has_die:
+            self.rolls.append(rolls if rolls_ok else None)
         template = Template((), "")
         templates: dict[str, Template] = {}
         for key, value in data.items():
@@ -425,6 +433,7 @@ class _FileParser:
                 self.err(item.line_of(key), f"{key}: {err}")
                 ok = False
                 continue
+            self.refs += [(item.line, ref) for ref in tpl.refs]
             if key == "result":
                 template = tpl
             elif tpl.static is None:
@@ -433,19 +442,21 @@ class _FileParser:
             return None
         return Entry(data, item.line, template, templates, weight, rolls)
 
-    def check_coverage(self, die: Formula, entries: list[Entry], line: int) -> None:
+    def check_coverage(
+        self, die: Formula, covered: list[tuple[int, ...] | None], line: int
+    ) -> None:
         possible = set(die.outcomes())
         seen: dict[int, int] = {}
         twice: list[int] = []
         impossible: list[int] = []
-        for e in entries:
-            for r in e.rolls:
+        for rolls in covered:
+            for r in rolls or ():
                 if r not in possible:
                     impossible.append(r)
                 elif r in seen:
                     twice.append(r)
                 else:
-                    seen[r] = e.line
+                    seen[r] = line
         missing = sorted(possible - set(seen))
         if missing:
             self.err(line, f"rolls not covered by any entry on {die}: {_ranges(missing)}")
@@ -489,6 +500,8 @@ class TableSet:
     def __init__(self, tables: dict[str, Table], folders: list[Path]) -> None:
         self.tables = tables
         self.folders = folders
+        # Tables with problems, as far as they parsed (TableSet.check only).
+        self.partial: dict[str, Table] = {}
         # Data that generators derive from tables once (a bestiary, lookups), keyed by name.
         self.derived: dict[str, Any] = {}
 
@@ -513,9 +526,38 @@ class TableSet:
         return result
 
     @classmethod
+    def check(
+        cls, user_dirs: Iterable[str | Path] = (), use_env: bool = True
+    ) -> tuple[TableSet, list[str]]:
+        """Every problem of the layered folders at once, and the set of the tables that loaded
+        cleanly (for `delve tables check`, which goes on to check them against the generators)."""
+        partial: dict[str, Table] = {}
+        tables, problems = cls._read(table_folders(user_dirs, use_env), partial)
+        for t in tables.values():
+            t._prepare()
+        checked = cls(tables, table_folders(user_dirs, use_env))
+        checked.partial = partial
+        return checked, problems
+
+    @classmethod
     def _load(cls, folders: list[Path]) -> TableSet:
+        tables, problems = cls._read(folders)
+        if problems:
+            raise TableError(problems)
+        for t in tables.values():
+            t._prepare()
+        return cls(tables, folders)
+
+    @classmethod
+    def _read(
+        cls, folders: list[Path], partial: dict[str, Table] | None = None
+    ) -> tuple[dict[str, Table], list[str]]:
+        """The tables that parse cleanly, and every problem of every file; `partial` receives
+        the good entries of each table with problems (so its other faults can be found too)."""
         problems: list[str] = []
         tables: dict[str, Table] = {}
+        refs: list[tuple[_FileParser, int, str]] = []  # every {@ref}, from good files or not
+        broken: set[str] = set()
         for index, folder in enumerate(folders):
             folder_label = "built-in" if index == 0 else str(folder)
             if not folder.is_dir():
@@ -540,7 +582,11 @@ class TableSet:
                 fp = _FileParser(path, label, table_id, folder_label)
                 table = fp.parse(doc)
                 problems.extend(fp.problems)
+                refs += [(fp, line, ref) for line, ref in fp.refs]
                 if table is None or fp.problems:
+                    broken.add(fp.id)
+                    if table is not None and partial is not None:
+                        partial[table.id] = table
                     continue
                 if table.id in seen_here:
                     problems.append(
@@ -550,12 +596,9 @@ class TableSet:
                     continue
                 seen_here[table.id] = path
                 tables[table.id] = table
+        problems.extend(_unknown_references(refs, set(tables) | broken))
         problems.extend(_check_references(tables))
-        if problems:
-            raise TableError(problems)
-        for t in tables.values():
-            t._prepare()
-        return cls(tables, folders)
+        return tables, problems
 
     # ---- lookup
 
@@ -738,24 +781,29 @@ class TableSet:
         return "".join(out)
 
 
+def _unknown_references(refs: list[tuple[_FileParser, int, str]], ids: set[str]) -> list[str]:
+    """Every {@ref} in every file names a table (one that loaded, or one with problems of its
+    own, already reported)."""
+    problems: list[str] = []
+    for fp, line, ref in refs:
+        if ref not in ids:
+            near = difflib.get_close_matches(ref, sorted(ids), 1, 0.5)
+            hint = f" (did you mean '{near[0]}'?)" if near else ""
+            problems.append(
+                f"{fp.label}:{line}: table '{fp.id}': reference to unknown table '{ref}'{hint}"
+            )
+    return list(dict.fromkeys(problems))
+
+
 def _check_references(tables: dict[str, Table]) -> list[str]:
-    """Every {@ref} names a table; no chain of references loops back on itself."""
+    """No chain of references loops back on itself."""
     problems: list[str] = []
     graph: dict[str, list[tuple[str, int]]] = {}
     for t in tables.values():
         edges: list[tuple[str, int]] = []
         for e in t.entries:
             for tpl in [e.template, *e.templates.values()]:
-                for ref in tpl.refs:
-                    if ref not in tables:
-                        near = difflib.get_close_matches(ref, list(tables), 1, 0.5)
-                        hint = f" (did you mean '{near[0]}'?)" if near else ""
-                        problems.append(
-                            f"{t.path}:{e.line}: table '{t.id}': reference to unknown "
-                            f"table '{ref}'{hint}"
-                        )
-                    else:
-                        edges.append((ref, e.line))
+                edges += [(ref, e.line) for ref in tpl.refs if ref in tables]
         graph[t.id] = edges
     state: dict[str, int] = {}  # 1 visiting, 2 done
     reported: set[frozenset[str]] = set()

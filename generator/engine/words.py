@@ -13,7 +13,20 @@ from functools import lru_cache
 
 # Words that start with a vowel letter but a consonant sound, and the reverse.
 _AN_EXCEPTIONS = ("hour", "honest", "honou", "heir", "herb")
-_A_EXCEPTIONS = ("one", "once", "uni", "use", "usu", "uti", "ure", "uro", "eu", "ewe", "ubiq")
+_A_EXCEPTIONS = (
+    "one",
+    "once",
+    "uni",
+    "use",
+    "usa",
+    "usu",
+    "uti",
+    "ure",
+    "uro",
+    "eu",
+    "ewe",
+    "ubiq",
+)
 _IRREGULAR = {
     "man": "men",
     "woman": "women",
@@ -135,3 +148,39 @@ def join(words: list[str] | tuple[str, ...], last: str = "and") -> str:
     if len(items) <= 1:
         return "".join(items)
     return f"{', '.join(items[:-1])} {last} {items[-1]}"
+
+
+_TO_SINGULAR = {"are": "is", "have": "has", "were": "was", "do": "does", "go": "goes"}
+_TO_PLURAL = {v: k for k, v in _TO_SINGULAR.items()}
+
+
+def _third_person(verb_word: str) -> str:
+    """'sleep' -> 'sleeps', 'watch' -> 'watches', 'carry' -> 'carries' (regular verbs)."""
+    lower = verb_word.lower()
+    if lower in _TO_SINGULAR:
+        return _TO_SINGULAR[lower]
+    if re.search(r"(s|x|z|ch|sh|o)$", lower):
+        return verb_word + "es"
+    if re.search(r"[^aeiou]y$", lower):
+        return verb_word[:-1] + "ies"
+    return verb_word + "s"
+
+
+def agree(phrase: str, n: int) -> str:
+    """A phrase that follows its subject, its first word the verb, agreeing with n subjects.
+
+    Activity tables are written for groups ('are sleeping', 'sleep in a heap'); one monster
+    'is sleeping' or 'sleeps in a heap'. A phrase written for one ('is', 'has') agrees with
+    several the other way.
+    """
+    first, space, rest = phrase.strip().partition(" ")
+    if not first:
+        return phrase.strip()
+    lower = first.lower()
+    if n == 1:
+        if lower in _TO_PLURAL or not first.isalpha() or re.search(r"[^s]s$", lower):
+            return phrase.strip()  # already singular ('is', 'has', 'hunts')
+        return _third_person(first) + space + rest
+    if lower in _TO_PLURAL:
+        return _TO_PLURAL[lower] + space + rest
+    return phrase.strip()

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shlex
 import traceback
 from collections.abc import Callable, Iterator, Sequence
 from contextvars import ContextVar
@@ -31,6 +32,7 @@ import typer
 
 from generator import __version__
 from generator.errors import DelveError, TemplateError
+from generator.render.recipe import rebuild_args
 
 BUILTIN_PREFIX = "!builtin/"
 TOP_TEMPLATES = {"site": "site.html.j2", "region": "region.html.j2"}
@@ -71,6 +73,9 @@ PAPERS = {
     "letter": Paper("letter", "letter", 215.9, 279.4, 16, 16, 17, 14, 2, 9.5),
     "a5": Paper("a5", "A5", 148, 210, 13, 14, 13, 11, 1, 8.5),
 }
+
+PT_PER_MM = 72 / 25.4
+LEGEND_LINE_MM = 6.8  # one line of the region map's legend
 
 Progress = Callable[[str, float], None]
 """progress(stage, done): stage is "html" or "pdf", done runs from 0.0 to 1.0."""
@@ -276,6 +281,7 @@ def environment(folders: tuple[Path, ...] = ()) -> Any:
     """
     import jinja2
 
+    from generator.engine import words
     from generator.render import site_key, treasure_text
 
     env = jinja2.Environment(
@@ -291,8 +297,9 @@ def environment(folders: tuple[Path, ...] = ()) -> Any:
         num=lambda n: f"{n:,}",
         cp=treasure_text.worth,
         signed=lambda n: f"{n:+d}",
-        cap=lambda s: s[:1].upper() + s[1:],
-        sentence=lambda s: _stop(str(s).strip()[:1].upper() + str(s).strip()[1:]),
+        cap=lambda s: words.capital(str(s)),
+        sentence=lambda s: _stop(words.capital(str(s).strip())),
+        article=lambda s: words.with_article(str(s)),
         stop=_stop,
         anchor=_anchor,
     )
@@ -302,6 +309,9 @@ def environment(folders: tuple[Path, ...] = ()) -> Any:
         exits=site_key.exits,
         exit_text=site_key.exit_text,
         plural=site_key.plural,
+        count=words.count,
+        noun=words.noun,
+        agree=words.agree,
         summary_text=site_key.summary_text,
         content_labels=site_key.CONTENT_LABELS,
         obstacle_labels=site_key.OBSTACLE_LABELS,
@@ -320,6 +330,7 @@ def _rules_context(model: Any, context: dict[str, Any]) -> dict[str, Any]:
     """
     from generator.render import site_key
     from generator.render.context import system_for
+    from generator.render.rules_used import procedures
     from generator.render.treasure_text import bonus_text, xp_in_play
 
     rules = system_for(model)
@@ -332,6 +343,8 @@ def _rules_context(model: Any, context: dict[str, Any]) -> dict[str, Any]:
         "stat_line": rules.stat_line,
         "bonus_text": lambda bonus: bonus_text(bonus, rules),
         "random_events": rules.random_events(model) if model.kind == "site" else None,
+        # Only the procedures this site's or region's rooms, monsters and traps call for.
+        "procedures": procedures(model, rules),
     }
     if model.kind == "region" and rules.has_term("reaction"):
         extra["reaction_rule"] = rules.term("reaction")
@@ -436,9 +449,10 @@ def site_context(site: Any) -> dict[str, Any]:
     }
 
 
-def _svg_markup(svg: str, ids: str) -> Any:
-    """Our own SVG (its text escaped by the map renderer), sized by the CSS instead of pixels,
-    with its ids prefixed so several maps in one booklet never share an id."""
+def _svg_markup(svg: str, ids: str, style: str = "") -> Any:
+    """Our own SVG (its text escaped by the map renderer), sized by the CSS instead of pixels
+    (and `style`, when given), with its ids prefixed so several maps in one booklet never share
+    an id."""
     import re
 
     from markupsafe import Markup
@@ -446,16 +460,30 @@ def _svg_markup(svg: str, ids: str) -> Any:
     head, sep, rest = svg.partition(">")
     for attr in ("width", "height"):
         head = re.sub(rf'\s{attr}="[^"]*"', "", head, count=1)
+    if style:
+        head += f' style="{style}"'
     rest = re.sub(r'\bid="([^"]+)"', rf'id="{ids}\1"', rest)
     rest = re.sub(r'(href="#|url\(#)', rf"\g<1>{ids}", rest)
     return Markup(head + sep + rest)
 
 
-def region_context(region: Any) -> dict[str, Any]:
+def region_context(region: Any, paper: Paper | None = None) -> dict[str, Any]:
     """What the region templates see: the model, its hexes by kind, and each site's own context
-    (anchors prefixed with the hex label, so a site's rooms never clash with another's)."""
+    (anchors prefixed with the hex label, so a site's rooms never clash with another's). The map
+    is drawn for the paper's map box, so none of its text prints under 6 pt; a map too big for
+    that on one page prints its hex labels on sheets after it."""
     from generator.render import region_key as rk
-    from generator.render.region_svg import region_svg
+    from generator.render.region_svg import legend_items, region_svg, sheet_windows
+
+    paper = paper or PAPERS["a4"]
+    legend = legend_items(region)
+    # The map page holds the map, its caption and its legend (LEGEND_COLUMNS to a line).
+    columns = 3 if paper.columns > 1 else 2
+    legend_mm = 12 + LEGEND_LINE_MM * -(-len(legend) // columns)
+    box_mm = round(paper.map_height - legend_mm, 1)
+    fit = (paper.content_width * PT_PER_MM, box_mm * PT_PER_MM)
+    # A sheet has the page to itself: its heading, then the map.
+    sheet_fit = (paper.content_width * PT_PER_MM, (paper.map_height - 6) * PT_PER_MM)
 
     hexes = sorted(region.hexes, key=lambda h: h.label)
     monsters: dict[str, Any] = dict(rk._monsters_by_name(region))
@@ -503,7 +531,18 @@ def region_context(region: Any) -> dict[str, Any]:
         "faction_names": names,
         "monsters": list(ordered.values()),
         "system": getattr(region, "system", None) or "fmc",
-        "map_svg": _svg_markup(region_svg(region), "region-map-"),
+        "map_svg": _svg_markup(region_svg(region, fit), "region-map-", f"max-height:{box_mm}mm"),
+        "legend_columns": columns,
+        "legend": [
+            (_svg_markup(svg, f"legend-{i}-"), text) for i, (svg, text) in enumerate(legend, 1)
+        ],
+        "map_sheets": [
+            {
+                "window": w,
+                "svg": _svg_markup(region_svg(region, sheet_fit, w), f"region-sheet-{i}-"),
+            }
+            for i, w in enumerate(sheet_windows(region, fit, sheet_fit), 1)
+        ],
         "travel_rule": rk._check_rule(region),
         "wander_rule": rk.WANDER_RULE,
         "reaction_rule": rk.REACTION_RULE,
@@ -512,25 +551,30 @@ def region_context(region: Any) -> dict[str, Any]:
         "stocking_names": rk.STOCKING_NAMES,
         "attitude_names": rk.ATTITUDE_NAMES,
         "mood_notes": rk.MOOD_NOTES,
-        "rplural": lambda name, count: rk._plural(ordered, name, count),
+        "rplural": lambda name, count: rk.plural(ordered, name, count),
         "rumour_text": region.rumour_text,
         "faction_ties": lambda fa: rk._faction_line(region, fa),
         "prefix": "",
     }
 
 
-def booklet_html(model: Any, options: Options | None = None) -> str:
-    """The booklet for a site or region as one self-contained HTML page (CSS inline)."""
+def booklet_html(model: Any, options: Options | None = None, fmt: str = "html") -> str:
+    """The booklet for a site or region as one self-contained HTML page (CSS inline); `fmt`
+    is what the cover's rebuild command makes (the PDF is made from this page)."""
     options = options or current()
     kind = getattr(model, "kind", None)
     if kind not in TOP_TEMPLATES:
         raise DelveError(f"no booklet for a {kind!r} document")
     report = options.progress or (lambda stage, done: None)
     report("html", 0.0)
-    context = site_context(model) if kind == "site" else region_context(model)
+    context = site_context(model) if kind == "site" else region_context(model, options.paper)
     context["paper"] = options.paper
     context["system_name"] = _system_namer(model)
     context.update(_rules_context(model, context))
+    args = rebuild_args(model, fmt, context["rules"], options.paper.name, options.templates)
+    # The command as one string, and word by word (a cover keeps each word whole on paper).
+    context["rebuild"] = shlex.join(args)
+    context["rebuild_words"] = [shlex.quote(a) for a in args]
     html = render_template(TOP_TEMPLATES[kind], context, options)
     report("html", 1.0)
     return html
@@ -540,4 +584,4 @@ def booklet_pdf(model: Any, options: Options | None = None) -> bytes:
     from generator.render.pdf import html_to_pdf
 
     options = options or current()
-    return html_to_pdf(booklet_html(model, options), options)
+    return html_to_pdf(booklet_html(model, options, "pdf"), options)

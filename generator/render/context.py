@@ -33,3 +33,21 @@ def system_for(model: Any) -> System:
     from generator.engine.tables import TableSet
 
     return get_system(TableSet.load(), getattr(model, "system", None) or None)
+
+
+# Print black on white: the region map's colours become white land and grey water (its terrain
+# symbols still tell biomes apart), so a photocopy reads like the original. `--mono`.
+_MONO: ContextVar[bool] = ContextVar("delve_render_mono", default=False)
+
+
+@contextmanager
+def in_mono(on: bool) -> Iterator[None]:
+    token = _MONO.set(on)
+    try:
+        yield
+    finally:
+        _MONO.reset(token)
+
+
+def mono() -> bool:
+    return _MONO.get()

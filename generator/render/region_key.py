@@ -10,12 +10,15 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+from generator.engine import words
 from generator.engine.hexes import SIDES
 from generator.model.monster import Monster
-from generator.model.region import Faction, Hex, Region
+from generator.model.region import Faction, Haven, Hex, Lair, Region
 from generator.model.site import MonsterGroup
 from generator.render import blocks as b
 from generator.render.context import system_for
+from generator.render.recipe import rebuild_command
+from generator.render.rules_used import procedures
 from generator.systems import System
 
 STOCKING_NAMES = {
@@ -70,8 +73,7 @@ def days_text(days: float) -> str:
     """1 -> '1 day', 2 -> '2 days', 0.3333 -> '1/3 day'."""
     frac = Fraction(days).limit_denominator(12)
     if frac.denominator == 1:
-        n = frac.numerator
-        return f"{n} day{'s' if n != 1 else ''}"
+        return words.count(frac.numerator, "day")
     return f"{frac.numerator}/{frac.denominator} day"
 
 
@@ -103,20 +105,20 @@ def _monsters_by_name(region: Region) -> dict[str, Monster]:
     return {k: out[k] for k in sorted(out)}
 
 
-def _plural(monsters: dict[str, Monster], name: str, count: int) -> str:
-    if count == 1:
-        return name
+def plural(monsters: dict[str, Monster], name: str, count: int) -> str:
+    """The monster's name agreeing with count, by the bestiary's own plural when it has one."""
     m = monsters.get(name)
-    return m.plural if m else f"{name}s"
+    return words.noun(count, name, m.plural if m else None)
 
 
 def _group(monsters: dict[str, Monster], g: MonsterGroup, xp: bool = True) -> str:
+    """'a giant (XP 1,200)', '11 hoblins (XP 75 each)'; a proper name stays as it is."""
     each = f" (XP {g.xp_each:,}" + (" each)" if g.count > 1 else ")") if xp else ""
-    return f"{g.count} {_plural(monsters, g.name, g.count)}{each}"
-
-
-def _count(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+    if g.count == 1:
+        m = monsters.get(g.name)
+        proper = m is not None and m.plural[:1].isupper()
+        return f"{g.name if proper else words.with_article(g.name.lower())}{each}"
+    return f"{g.count} {plural(monsters, g.name, g.count)}{each}"
 
 
 def _faction_line(region: Region, fa: Faction) -> str:
@@ -152,9 +154,6 @@ def _hex_blocks(
     bases: dict[str, list[Faction]],
     system: System | None = None,
 ) -> list[b.Block]:
-    from generator.render.treasure_text import xp_in_play
-
-    xp = xp_in_play(system)
     biome = region.biomes.get(h.terrain)
     terrain = biome.name if biome else h.terrain
     what = STOCKING_NAMES.get(h.stocking, h.stocking)
@@ -165,61 +164,29 @@ def _hex_blocks(
     where = (
         "the starting hex"
         if h.distance == 0
-        else f"{h.distance} hex{'es' if h.distance != 1 else ''} from the start"
+        else f"{words.count(h.distance, 'hex')} from the start"
     )
     out.append(
         b.li(
-            f"Terrain: {terrain}, {cost}; encounter {h.encounter_odds}. {where.capitalize()}; "
+            f"Terrain: {terrain}, {cost}; encounter {h.encounter_odds}. {words.capital(where)}; "
             f"danger level {h.level}."
         )
     )
     for note in paths.get(h.label, []):
-        out.append(b.li(note[:1].upper() + note[1:] + ("" if note.endswith(".") else ".")))
+        out.append(b.li(words.sentence(note)))
     if h.haven:
-        hv = h.haven
-        out.append(b.p(f"{hv.name}, a {hv.kind}. {hv.description}"))
-        out.append(b.li(f"Offers: {hv.offers}"))
-        out.append(b.li(f"Run by {hv.runner}."))
-        for npc in hv.npcs:
-            out.append(
-                b.li(
-                    f"{npc.name}, {npc.role}: {npc.trait}. Mood towards strangers: {npc.mood} "
-                    f"({MOOD_NOTES.get(npc.mood, '')}; d6 {npc.mood_roll})."
-                )
-            )
-        if hv.rumour:
-            truth = "true" if hv.rumour.true else "false"
-            out.append(b.li(f'Rumour ({truth}): "{region.rumour_text(hv.rumour)}"'))
+        out += _haven_blocks(region, h.haven)
     if h.site:
         st = h.site
         kind = "A multi-room monster lair" if h.stocking == "lair" else "An adventure site"
         out.append(
             b.li(
                 f"{kind}: {st.name}, {st.theme_name.lower()}, {len(st.rooms)} rooms stocked for "
-                f"party level {st.level} (in full below). Reproduce it with "
-                f"`delve site --seed {st.seed} --level {st.level}`."
+                f"party level {st.level} (in full below). Address: {st.seed}"
             )
         )
     if h.lair and h.lair.form == "room":
-        lair = h.lair
-        out.append(
-            b.p(
-                f"A one-room lair on a budget of {lair.xp_budget:,}"
-                + (" XP" if xp else "")
-                + f" (500 x d6, the d6 rolled {lair.budget_roll}) in monsters, and as much in "
-                f"treasure (c.p.). {lair.description}"
-            )
-        )
-        who = ", ".join(_group(monsters, g, xp) for g in lair.monsters)
-        doing = lair.monsters[0].activity if lair.monsters else ""
-        total = f"; {lair.monster_xp:,} XP in all" if xp else ""
-        out.append(b.li(f"Monsters: {who}{total}. They {doing}."))
-        if lair.hoard:
-            from generator.render.treasure_text import hoard_points
-
-            out.append(b.li(f"Treasure ({lair.hoard.value_cp:,} c.p.): {lair.hoard_place}"))
-            out += [b.li(point) for point in hoard_points(lair.hoard, system)]
-        out.append(b.li(f"Seed address: {lair.seed}."))
+        out += _lair_blocks(h.lair, monsters, system)
     if h.landmark:
         lm = h.landmark
         out.append(b.p(f"{lm.name}. {lm.description}"))
@@ -229,15 +196,72 @@ def _hex_blocks(
         out.append(
             b.li(
                 f"Base of {fa.name}: {fa.leader.name}, {fa.leader.title}, and their "
-                f"{_plural(monsters, fa.members, 2)} are here; they want {fa.goal}."
+                f"{plural(monsters, fa.members, 2)} are here; they want {fa.goal}."
             )
         )
-    out.append(b.li(f"Seed: {h.seed}" + (f" (re-rolled {h.rerolled}x)" if h.rerolled else "")))
+    again = f" (re-rolled {words.count(h.rerolled, 'time')})" if h.rerolled else ""
+    out.append(b.li(f"Address: {h.seed}{again}"))
     return out
 
 
-def region_blocks(region: Region, system: System | None = None) -> list[b.Block]:
-    from generator.render.site_key import site_blocks, stat_paragraph
+def _haven_blocks(region: Region, hv: Haven) -> list[b.Block]:
+    out = [b.p(f"{hv.name}, {words.with_article(hv.kind)}. {hv.description}")]
+    out.append(b.li(f"Offers: {hv.offers}"))
+    out.append(b.li(f"Run by {hv.runner}."))
+    for npc in hv.npcs:
+        out.append(
+            b.li(
+                f"{npc.name}, {npc.role}: {npc.trait}. Mood towards strangers: {npc.mood} "
+                f"({MOOD_NOTES.get(npc.mood, '')}; d6 {npc.mood_roll})."
+            )
+        )
+    if hv.rumour:
+        truth = "true" if hv.rumour.true else "false"
+        out.append(b.li(f'Rumour ({truth}): "{region.rumour_text(hv.rumour)}"'))
+    return out
+
+
+def _lair_blocks(lair: Lair, monsters: dict[str, Monster], system: System | None) -> list[b.Block]:
+    from generator.render.treasure_text import hoard_points, xp_in_play
+
+    xp = xp_in_play(system)
+    out = [
+        b.p(
+            f"A one-room lair on a budget of {lair.xp_budget:,}"
+            + (" XP" if xp else "")
+            + f" (500 x d6, the d6 rolled {lair.budget_roll}) in monsters, and as much in "
+            f"treasure (c.p.). {lair.description}"
+        )
+    ]
+    who = words.join([_group(monsters, g, xp) for g in lair.monsters])
+    heads = sum(g.count for g in lair.monsters)
+    doing = words.agree(lair.monsters[0].activity, heads) if lair.monsters else ""
+    total = f"; {lair.monster_xp:,} XP in all" if xp else ""
+    out.append(b.li(f"Monsters: {who}{total}. {'It' if heads == 1 else 'They'} {doing}."))
+    if lair.hoard:
+        out.append(b.li(f"Treasure ({lair.hoard.value_cp:,} c.p.): {lair.hoard_place}"))
+        out += [b.li(point) for point in hoard_points(lair.hoard, system)]
+    out.append(b.li(f"Lair address: {lair.seed}"))
+    return out
+
+
+def part_blocks(region: Region, thing: Hex | Haven | Lair, system: System) -> list[b.Block]:
+    """One hex, haven or lair of the region on its own, as the hex key prints it."""
+    monsters = _monsters_by_name(region)
+    if isinstance(thing, Hex):
+        bases: dict[str, list[Faction]] = {}
+        for fa in region.factions:
+            bases.setdefault(fa.base, []).append(fa)
+        return _hex_blocks(region, thing, monsters, _paths_through(region), bases, system)
+    home = next(h for h in region.hexes if thing in (h.haven, h.lair))
+    title = b.h3(f"{home.label}: {thing.name}")
+    if isinstance(thing, Haven):
+        return [title, *_haven_blocks(region, thing), b.li(f"Address: {thing.seed}")]
+    return [title, *_lair_blocks(thing, monsters, system)]
+
+
+def region_blocks(region: Region, system: System | None = None, fmt: str = "text") -> list[b.Block]:
+    from generator.render.site_key import in_system, site_blocks, stat_paragraph
 
     system = system or system_for(region)
 
@@ -253,15 +277,16 @@ def region_blocks(region: Region, system: System | None = None) -> list[b.Block]
     step = "two hexes" if region.hex_miles == 18 else "six hexes"
     out.append(
         b.p(
-            f"{n} hex{'es' if n != 1 else ''} of {region.hex_miles} miles ({size}) around "
+            f"{words.count(n, 'hex')} of {region.hex_miles} miles ({size}) around "
             f"{start.place}, the starting haven in hex {region.start}. Sites and lairs are stocked "
             f"for party level {region.level} nearby, one level more for every {step} (36 miles) "
-            f"from the start. Seed: {region.seed}."
+            f"from the start. Address: {region.seed}"
         )
     )
     if region.reroll:
-        again = ", ".join(f"{k} ({v}x)" for k, v in region.reroll.items())
+        again = words.join([f"{k} ({words.count(v, 'time')})" for k, v in region.reroll.items()])
         out.append(b.p(f"Re-rolled hexes: {again}."))
+    out.append(b.p(f"Rebuild: {rebuild_command(region, fmt, system)}"))
     out += [b.h2("Travel and encounters"), b.p(_check_rule(region))]
     out += [b.h2("Wandering"), b.p(WANDER_RULE)]
     out.append(
@@ -291,8 +316,8 @@ def region_blocks(region: Region, system: System | None = None) -> list[b.Block]
     for river in region.rivers:
         out.append(
             b.li(
-                f"{river.name[:1].upper() + river.name[1:]}, a river, rises in {river.path[0]} "
-                f"and runs {len(river.path)} hexes to {river.path[-1]}."
+                f"{words.capital(river.name)}, a river, rises in {river.path[0]} "
+                f"and runs {words.count(len(river.path), 'hex')} to {river.path[-1]}."
             )
         )
     for ridge in region.ridges:
@@ -307,7 +332,9 @@ def region_blocks(region: Region, system: System | None = None) -> list[b.Block]
     if not region.rivers and not region.ridges and not region.roads:
         out.append(b.p("No rivers, ridges or roads cross this small region."))
     elif region.roads:
-        out.append(b.p(f"{_count(roads, 'road')} and {_count(trails, 'trail')} link the havens."))
+        out.append(
+            b.p(f"{words.count(roads, 'road')} and {words.count(trails, 'trail')} link the havens.")
+        )
     out.append(b.h2("Factions"))
     bases: dict[str, list[Faction]] = {}
     for fa in region.factions:
@@ -318,7 +345,7 @@ def region_blocks(region: Region, system: System | None = None) -> list[b.Block]
         out.append(b.li(f"Goal: {fa.goal}."))
         out.append(b.li(f"Leader: {fa.leader.name}, {fa.leader.title}."))
         out.append(b.li(f"Base: hex {fa.base}, {base.place}."))
-        out.append(b.li(f"Members: {_plural(monsters, fa.members, 2)}."))
+        out.append(b.li(f"Members: {plural(monsters, fa.members, 2)}."))
         out.append(b.li(f"Stands: {_faction_line(region, fa)}."))
     out.append(b.h2("Region encounters"))
     reaction = system.term("reaction") if system.has_term("reaction") else REACTION_RULE
@@ -327,7 +354,8 @@ def region_blocks(region: Region, system: System | None = None) -> list[b.Block]
         out.append(b.h3(f"{table.name} ({table.die})"))
         rows = [["d6", "Who", "How many", "Reaction", "Doing what"]]
         for e in table.entries:
-            who = _plural(monsters, e.monster, 2)
+            n = 1 if e.count == "1" else 2
+            who = words.capital(plural(monsters, e.monster, n))
             if e.faction:
                 try:
                     who += f" ({region.faction(e.faction).name})"
@@ -336,7 +364,7 @@ def region_blocks(region: Region, system: System | None = None) -> list[b.Block]
             reaction = REACTION_NAMES.get(e.reaction, e.reaction)
             if system.key == "fmc":  # the pre-rolled die is FMC Basic's negotiation d6
                 reaction += f" ({e.reaction_roll})"
-            rows.append([str(e.roll), who, e.count, reaction, e.doing])
+            rows.append([str(e.roll), who, e.count, reaction, words.agree(e.doing, n)])
         out.append(b.table(rows))
     out.append(b.h2("Hex key"))
     paths = _paths_through(region)
@@ -353,17 +381,17 @@ def region_blocks(region: Region, system: System | None = None) -> list[b.Block]
                     out.append(b.h3(block.text))
                 else:
                     out.append(block)
-    out.append(b.h1(f"Monsters of the region ({system.name})"))
+    out.append(b.h1(in_system("Monsters of the region", system)))
     if system.has_term("reading"):
         out.append(b.p(system.term("reading")))
     out += [b.li(stat_paragraph(system, m)) for m in monsters.values()]
-    out.append(b.h1(f"Rules at the table ({system.name})"))
-    out += [b.li(text) for _key, text in system.procedures()]
+    out.append(b.h1(in_system("Rules at the table", system)))
+    out += [b.li(text) for _key, text in procedures(region, system)]
     return out
 
 
 def region_markdown(region: Region, system: System | None = None) -> str:
-    return b.to_markdown(region_blocks(region, system))
+    return b.to_markdown(region_blocks(region, system, "md"))
 
 
 def region_text(region: Region, system: System | None = None) -> str:

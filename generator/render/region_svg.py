@@ -15,7 +15,8 @@ from __future__ import annotations
 import math
 from xml.sax.saxutils import escape
 
-from generator.engine.hexes import DIRECTIONS, SIDES, center
+from generator.engine import words
+from generator.engine.hexes import DIRECTIONS, SIDES, center, parse_label
 from generator.model.region import Region
 
 FONT = "DejaVu Sans, Helvetica, Arial, sans-serif"
@@ -140,34 +141,178 @@ def _line(points: list[tuple[float, float]]) -> str:
 def _days(days: float) -> str:
     if days == int(days):
         n = int(days)
-        return f"{n} day{'s' if n != 1 else ''}"
+        return words.count(n, "day")
     thirds = round(days * 3)
     return f"{thirds}/3 day"
 
 
-def region_svg(region: Region) -> str:
-    n = len(region.hexes)
-    s = _size(n)
+Window = tuple[int, int, int, int]  # first and last column, first and last row (0-based)
+
+MIN_PRINT_PT = 6.5  # nothing on a printed map is smaller (the booklet's floor is 6 pt)
+LABEL_SHARE = 0.27  # a hex label's size, as a share of the hex's circumradius
+LABEL_MOST = 0.42  # ... and the most it may take before it no longer fits in its hex
+SMALLEST_TEXT = 9.0  # the legend's smallest text, in map units at scale 1
+STRIP_H = 120.0  # under a booklet's map: the scale bar and the compass
+
+
+def sheet_windows(
+    region: Region, fit: tuple[float, float], sheet: tuple[float, float] | None = None
+) -> list[Window]:
+    """The sheets a printed map needs when the whole map, fitted to `fit` (width, height in
+    points), would print its hex labels under MIN_PRINT_PT: windows of columns and rows whose
+    hexes print big enough to label on a sheet of `sheet` (default `fit`). Empty when the one
+    map will do."""
+    if _layout(region, fit, None).labels:
+        return []
+    fit = sheet or fit
+    cols, rows = _span(region)
+    # A flat-topped hex prints LABEL_SHARE of its circumradius as its label: find the widest
+    # window of columns, and the tallest of rows, that leave hexes that big.
+    s_pt = MIN_PRINT_PT / LABEL_SHARE
+    per_col = max(1, int((fit[0] / s_pt - 0.5) / 1.5))
+    per_row = max(1, int((fit[1] - 50) / (math.sqrt(3) * s_pt) - 0.5))
+    spots = {parse_label(h.label) for h in region.hexes}
+    while True:
+        windows = [
+            (c, min(c + per_col, cols) - 1, r, min(r + per_row, rows) - 1)
+            for r in range(0, rows, per_row)
+            for c in range(0, cols, per_col)
+        ]
+        # A hexagonal map leaves its corner windows empty: no sheet for those.
+        windows = [
+            w for w in windows if any(w[0] <= c <= w[1] and w[2] <= r <= w[3] for c, r in spots)
+        ]
+        full = _layout(region, fit, windows[0])  # the first window is a whole one
+        if full.labels or (per_col == 1 and per_row == 1):
+            return windows
+        per_col, per_row = max(1, per_col - 1), max(1, per_row - 1)
+
+
+def _span(region: Region) -> tuple[int, int]:
+    spots = [parse_label(h.label) for h in region.hexes]
+    return max(c for c, _ in spots) + 1, max(r for _, r in spots) + 1
+
+
+class _Layout:
+    """Where everything goes for one map or sheet, and how big its text is."""
+
+    def __init__(
+        self,
+        region: Region,
+        fit: tuple[float, float] | None,
+        window: Window | None,
+        g: float,
+        legend: bool,
+    ) -> None:
+        self.window = window
+        everything = len(region.hexes)
+        if window is None:
+            self.hexes = list(region.hexes)
+            self.s = _size(everything)
+        else:
+            c0, c1, r0, r1 = window
+            self.hexes = [
+                h
+                for h in region.hexes
+                if c0 <= parse_label(h.label)[0] <= c1 and r0 <= parse_label(h.label)[1] <= r1
+            ]
+            self.s = 40.0
+        s = self.s
+        self.centres = {h.label: center(h.q, h.r, s) for h in region.hexes}
+        shown = [self.centres[h.label] for h in self.hexes] or list(self.centres.values())
+        xs = [c[0] for c in shown]
+        ys = [c[1] for c in shown]
+        half_h = s * math.sqrt(3) / 2
+        self.map_w = max(xs) - min(xs) + 2 * s
+        self.map_h = max(ys) - min(ys) + 2 * half_h
+        self.g = g  # the title's and legend's text scale
+        # Printed in a booklet (`fit`), the page's heading and caption say what the title
+        # would: the map starts at the top.
+        self.titled = fit is None
+        self.title_h = TITLE_H * g if self.titled else 12.0
+        legend_w = 680.0 if legend and window is None else 320.0 * g
+        self.title, self.sub = _titles(region, window)
+        # DejaVu Sans runs about 0.58 em a letter: the title lines must fit the map's width.
+        title_w = max(len(self.title) * 20 * 0.58, len(self.sub) * 11 * 0.58) * g
+        title_w = title_w if self.titled else 0.0
+        self.width = max(self.map_w + 2 * MARGIN, legend_w + 2 * MARGIN, title_w + 2 * MARGIN)
+        self.ox = (self.width - self.map_w) / 2 + s - min(xs)
+        self.oy = self.title_h + half_h - min(ys)
+        self.legend_y = self.title_h + self.map_h + 16
+        self.legend_h = 0.0
+        self.scale = 1.0
+        self.label_font = max(6.0, LABEL_SHARE * s)
+        self.labels = True
+
+    def fit(self, fit: tuple[float, float] | None, legend_h: float) -> None:
+        """Size the text so the map fitted to `fit` prints none of it under MIN_PRINT_PT."""
+        self.legend_h = legend_h
+        self.height = self.legend_y + (legend_h + MARGIN if legend_h else MARGIN)
+        if fit is None:
+            return
+        self.scale = min(fit[0] / self.width, fit[1] / self.height)
+        least = MIN_PRINT_PT / self.scale
+        self.label_font = max(self.label_font, least)
+        self.labels = self.label_font <= LABEL_MOST * self.s
+
+    def at(self, label: str) -> tuple[float, float]:
+        x, y = self.centres[label]
+        return x + self.ox, y + self.oy
+
+
+def _layout(
+    region: Region, fit: tuple[float, float] | None, window: Window | None, legend: bool = False
+) -> _Layout:
+    """The layout whose title and legend text print at least MIN_PRINT_PT when fitted (the
+    text grows the legend, which shrinks the map, so a few rounds settle it). Without the
+    legend (the booklet prints it beside the map), the whole map still has its scale bar and
+    compass under it."""
+    g = 1.0
+    for _ in range(6):
+        lay = _Layout(region, fit, window, g, legend)
+        legend_h = 0.0
+        if window is None and legend:
+            _, legend_h = _legend(region, 0, 0, (lay.width - 2 * MARGIN) / g, lay.s, g=g)
+            legend_h *= g
+        elif window is None:
+            legend_h = STRIP_H * g
+        lay.fit(fit, legend_h)
+        if fit is None:
+            return lay
+        wanted = max(1.0, MIN_PRINT_PT / lay.scale / SMALLEST_TEXT)
+        if wanted <= g * 1.001:
+            return lay
+        g = wanted
+    return lay
+
+
+def region_svg(
+    region: Region,
+    fit: tuple[float, float] | None = None,
+    window: Window | None = None,
+    mono: bool | None = None,
+) -> str:
+    """The region's hex map, with its legend, scale bar and compass.
+
+    With `fit` (width, height in points: the box a booklet prints it in) the legend is left to
+    the booklet (legend_items()) and every text is sized never to print under MIN_PRINT_PT;
+    hex labels that cannot be are left out, and sheet_windows() gives the sheets that carry
+    them. `window` draws one such sheet. `mono` draws it black on white (default: the
+    render's print setting)."""
+    if mono is None:
+        from generator.render.context import mono as mono_now
+
+        mono = mono_now()
+    legend = fit is None
+    lay = _layout(region, fit, window, legend)
+    s = lay.s
     k = s / 32.0  # symbol scale
-    centres = {h.label: center(h.q, h.r, s) for h in region.hexes}
-    xs = [c[0] for c in centres.values()]
-    ys = [c[1] for c in centres.values()]
-    half_h = s * math.sqrt(3) / 2
-    map_w = max(xs) - min(xs) + 2 * s
-    map_h = max(ys) - min(ys) + 2 * half_h
-    legend_w = 680.0
-    width = max(map_w + 2 * MARGIN, legend_w + 2 * MARGIN)
-    ox = (width - map_w) / 2 + s - min(xs)
-    oy = TITLE_H + half_h - min(ys)
-
-    def at(label: str) -> tuple[float, float]:
-        x, y = centres[label]
-        return x + ox, y + oy
-
+    at = lay.at
+    width, height, g = lay.width, lay.height, lay.g
     biomes = region.biomes
-    legend, legend_h = _legend(region, MARGIN, TITLE_H + map_h + 16, width - 2 * MARGIN)
-    height = TITLE_H + map_h + 16 + legend_h + MARGIN
-    font = _f(max(6.0, 0.27 * s))
+    font = _f(lay.label_font)
+    river = INK if mono else RIVER
+    road = INK if mono else ROAD
     css = [
         f"text{{font-family:{FONT};fill:{INK}}}",
         # The white halo is its own text under the label: WeasyPrint ignores paint-order.
@@ -182,15 +327,15 @@ def region_svg(region: Region) -> str:
         f".ink{{fill:{INK};stroke:none}}",
         f".pole{{stroke:{INK};stroke-width:1.4}}",
         ".grid{fill:none;stroke:#555;stroke-width:.6;stroke-opacity:.7}",
-        f".river{{fill:none;stroke:{RIVER};stroke-width:{_f(0.17 * s)};stroke-linecap:round;"
+        f".river{{fill:none;stroke:{river};stroke-width:{_f(0.17 * s)};stroke-linecap:round;"
         "stroke-linejoin:round}",
-        f".road{{fill:none;stroke:{ROAD};stroke-width:{_f(max(1.6, 0.085 * s))};"
+        f".road{{fill:none;stroke:{road};stroke-width:{_f(max(1.6, 0.085 * s))};"
         f"stroke-dasharray:{_f(0.38 * s)} {_f(0.2 * s)}}}",
-        f".trail{{fill:none;stroke:{ROAD};stroke-width:{_f(max(1.8, 0.1 * s))};"
+        f".trail{{fill:none;stroke:{road};stroke-width:{_f(max(1.8, 0.1 * s))};"
         f"stroke-linecap:round;stroke-dasharray:0.1 {_f(0.2 * s)}}}",
     ]
     for key, b in biomes.items():
-        css.append(f".b-{key}{{fill:{b.color}}}")
+        css.append(f".b-{key}{{fill:{_fill(b, mono)}}}")
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{_f(width)}" height="{_f(height)}" '
         f'viewBox="0 0 {_f(width)} {_f(height)}">',
@@ -206,28 +351,34 @@ def region_svg(region: Region) -> str:
         )
     for key, body in ICONS.items():
         out.append(f'<g id="i-{key}" transform="scale({k:.3g})">{body}</g>')
+    if window is not None:  # a sheet: rivers and roads stop at its edge
+        out.append(
+            f'<clipPath id="frame"><rect width="{_f(width)}" height="{_f(height)}"/></clipPath>'
+        )
     out.append("</defs>")
     out.append(f'<rect width="{_f(width)}" height="{_f(height)}" fill="#fff"/>')
-    title = f"{region.name}: {n} hex{'es' if n != 1 else ''} of {region.hex_miles} miles"
-    out.append(
-        f'<text x="{MARGIN}" y="30" font-size="20" font-weight="bold">{escape(title)}</text>'
-        f'<text x="{MARGIN}" y="46" font-size="11">Seed {escape(region.seed)}; the starting '
-        f"haven is hex {region.start}; parties stocked from level {region.level}.</text>"
-    )
-    # Terrain by colour.
+    if lay.titled:
+        out.append(
+            f'<g transform="scale({g:.4g})">'
+            f'<text x="{_f(MARGIN / g)}" y="30" font-size="20" font-weight="bold">'
+            f'{escape(lay.title)}</text><text x="{_f(MARGIN / g)}" y="46" font-size="11">'
+            f"{escape(lay.sub)}</text></g>"
+        )
+    out.append('<g clip-path="url(#frame)">' if window is not None else "<g>")
+    # Terrain by colour (or, in mono, white land and grey water).
     out.append('<g class="terrain">')
-    for h in region.hexes:
+    for h in lay.hexes:
         x, y = at(h.label)
         out.append(f'<use href="#hx" x="{_f(x)}" y="{_f(y)}" class="b-{h.terrain}"/>')
     out.append("</g>")
     # Terrain by symbol, low in the hex.
     out.append("<g>")
-    for h in region.hexes:
+    for h in lay.hexes:
         x, y = at(h.label)
         out.append(f'<use href="#s-{h.terrain}" x="{_f(x - 0.38 * s)}" y="{_f(y + 0.36 * s)}"/>')
     out.append("</g>")
     out.append('<g class="grid">')
-    for h in region.hexes:
+    for h in lay.hexes:
         x, y = at(h.label)
         out.append(f'<use href="#hx" x="{_f(x)}" y="{_f(y)}"/>')
     out.append("</g>")
@@ -248,24 +399,63 @@ def region_svg(region: Region) -> str:
         pts = [at(lab) for lab in road.path]
         out.append(f'<polyline class="{road.kind}" points="{_line(pts)}"/>')
     bases = {fa.base for fa in region.factions}
-    for h in region.hexes:
+    for h in lay.hexes:
         x, y = at(h.label)
         out.append(f'<use href="#i-{h.stocking}" x="{_f(x + 0.3 * s)}" y="{_f(y + 0.12 * s)}"/>')
         if h.label in bases:
             out.append(f'<use href="#i-faction" x="{_f(x - 0.52 * s)}" y="{_f(y - 0.3 * s)}"/>')
-    for h in region.hexes:
-        x, y = at(h.label)
-        xy = f'x="{_f(x)}" y="{_f(y - 0.56 * s)}"'
-        out.append(
-            f'<text class="halo" {xy}>{h.label}</text><text class="lab" {xy}>{h.label}</text>'
-        )
-    out += legend
+    if lay.labels:
+        for h in lay.hexes:
+            x, y = at(h.label)
+            xy = f'x="{_f(x)}" y="{_f(y - 0.56 * s)}"'
+            out.append(
+                f'<text class="halo" {xy}>{h.label}</text><text class="lab" {xy}>{h.label}</text>'
+            )
+    out.append("</g>")
+    if window is None:
+        inner = (width - 2 * MARGIN) / g
+        if legend:
+            parts, _ = _legend(region, 0, 0, inner, s, mono, g)
+        else:
+            bar, _ = _scale_bar(region, s, g, room=inner - 150, below=True)
+            parts = ['<g transform="translate(8,12)">', *bar, "</g>"]
+            parts += _compass(inner - 60, 52)
+        out.append(f'<g transform="translate({_f(MARGIN)},{_f(lay.legend_y)}) scale({g:.4g})">')
+        out += parts
+        out.append("</g>")
     out.append("</svg>")
     return "\n".join(out) + "\n"
 
 
-def _legend(region: Region, x0: float, y0: float, width: float) -> tuple[list[str], float]:
-    """Legend, scale bar and compass; returns the SVG and its height."""
+def _titles(region: Region, window: Window | None) -> tuple[str, str]:
+    """The map's title and the line under it."""
+    n = len(region.hexes)
+    if window is None:
+        title = f"{region.name}: {words.count(n, 'hex')} of {region.hex_miles} miles"
+        sub = (
+            f"Address {region.seed}; the starting haven is hex {region.start}; parties "
+            f"stocked from level {region.level}."
+        )
+        return title, sub
+    c0, c1, r0, r1 = window
+    title = f"{region.name}: columns {c0 + 1:02d}-{c1 + 1:02d}, rows {r0 + 1:02d}-{r1 + 1:02d}"
+    return title, f"Each hex is {region.hex_miles} miles across; the legend is on the whole map."
+
+
+def _fill(biome: object, mono: bool) -> str:
+    """A biome's colour; in mono, white land and light grey water (the symbols tell them
+    apart), so a photocopy of the map reads like the original."""
+    if not mono:
+        return str(biome.color)  # type: ignore[attr-defined]
+    return "#fff" if biome.passable else "#dcdcdc"  # type: ignore[attr-defined]
+
+
+def _legend(
+    region: Region, x0: float, y0: float, width: float, s: float, mono: bool = False, g: float = 1
+) -> tuple[list[str], float]:
+    """Legend, scale bar and compass for hexes of circumradius `s`, to be drawn `g` times its
+    size (the scale bar is divided by `g`, so it still measures the map); the SVG and its
+    height."""
     out = [f'<g transform="translate({_f(x0)},{_f(y0)})">']
     out.append(
         f'<rect x="0" y="0" width="{_f(width)}" height="@H@" fill="#fff" stroke="{INK}" '
@@ -273,6 +463,29 @@ def _legend(region: Region, x0: float, y0: float, width: float) -> tuple[list[st
     )
     col_w = 200.0
     cols = max(1, int((width - 190) // col_w))
+    items = _items(region, s, mono)
+    out.append('<text x="12" y="20" font-size="12" font-weight="bold">Legend</text>')
+    for n, (icon, text) in enumerate(items):
+        col, row = n % cols, n // cols
+        x, y = 26 + col * col_w, 42 + row * 26
+        out.append(f'<g transform="translate({_f(x)},{_f(y)})">{icon}</g>')
+        out.append(f'<text x="{_f(x + 20)}" y="{_f(y + 4)}" font-size="11">{escape(text)}</text>')
+    rows = (len(items) + cols - 1) // cols
+    body_h = 42 + rows * 26
+    bar, _ = _scale_bar(region, s, g)
+    out.append(f'<g transform="translate(26,{_f(body_h + 10)})">')
+    out += bar
+    out.append("</g>")
+    height = max(body_h + 40, 170.0)
+    out += _compass(width - 95, 85)
+    out.append("</g>")
+    out[1] = out[1].replace("@H@", _f(height))
+    return out, height
+
+
+def _items(region: Region, s: float, mono: bool) -> list[tuple[str, str]]:
+    """The legend's lines: (drawing around (0, 0), about 24 units wide; what it means). Icons
+    are <use> of the map's own definitions."""
     items: list[tuple[str, str]] = []
     terrain_days = {}
     for h in region.hexes:
@@ -283,13 +496,13 @@ def _legend(region: Region, x0: float, y0: float, width: float) -> tuple[list[st
         days = _days(terrain_days.get(key, 1))
         note = "" if b.passable else ", by boat"
         swatch = (
-            f'<path d="{hexpath}" fill="{b.color}" stroke="#555" stroke-width=".6"/>'
+            f'<path d="{hexpath}" fill="{_fill(b, mono)}" stroke="#555" stroke-width=".6"/>'
             f'<g class="sym" transform="scale(0.6)">{SYMBOLS.get(b.symbol, "")}</g>'
         )
         items.append((swatch, f"{b.name} ({days}{note})"))
     used = {h.stocking for h in region.hexes}
     # Map icons are drawn to the hex size; the legend shows them at the campaign-map size.
-    icon = f"scale({_f(34.0 / _size(len(region.hexes)))})"
+    icon = f"scale({_f(34.0 / s)})"
     for key in ("start", "haven", "site", "lair", "landmark"):
         if key in used:
             items.append((f'<use href="#i-{key}" transform="{icon}"/>', ICON_NAMES[key]))
@@ -303,20 +516,62 @@ def _legend(region: Region, x0: float, y0: float, width: float) -> tuple[list[st
     items.append(
         ('<polyline class="trail" points="-12,0 12,0" style="stroke-dasharray:0.1 4.5"/>', "trail")
     )
-    out.append('<text x="12" y="20" font-size="12" font-weight="bold">Legend</text>')
-    for n, (icon, text) in enumerate(items):
-        col, row = n % cols, n // cols
-        x, y = 26 + col * col_w, 42 + row * 26
-        out.append(f'<g transform="translate({_f(x)},{_f(y)})">{icon}</g>')
-        out.append(f'<text x="{_f(x + 20)}" y="{_f(y + 4)}" font-size="11">{escape(text)}</text>')
-    rows = (len(items) + cols - 1) // cols
-    body_h = 42 + rows * 26
-    # Scale bar: three hexes' width, ticked at every hex (centre to centre across a side).
-    px_per_hex = math.sqrt(3) * _size(len(region.hexes))
+    return items
+
+
+def legend_items(region: Region, mono: bool | None = None) -> list[tuple[str, str]]:
+    """The legend as (a small SVG of its own, what it means), for a booklet to print beside the
+    map in its own type: each SVG carries the map's styles and definitions it uses."""
+    if mono is None:
+        from generator.render.context import mono as mono_now
+
+        mono = mono_now()
+    full = region_svg(region, mono=mono)
+    style = full[full.index("<style>") : full.index("</style>") + len("</style>")]
+    defs = full[full.index("<defs>") : full.index("</defs>") + len("</defs>")]
+    out = []
+    for drawing, text in _items(region, _size(len(region.hexes)), mono):
+        svg = (
+            '<svg xmlns="http://www.w3.org/2000/svg" viewBox="-14 -12 28 24" width="28" '
+            f'height="24">{style}{defs}{drawing}</svg>'
+        )
+        out.append((svg, text))
+    return out
+
+
+def _scale_bar(
+    region: Region, s: float, g: float, room: float = 1e9, below: bool = False
+) -> tuple[list[str], float]:
+    """Up to three hexes' width (at most `room` long), ticked at every hex (centre to centre
+    across a side), with its miles beside it (or `below`); drawn `g` times its text size, its
+    length divided by `g` so it measures the map."""
+    out: list[str] = []
+    px_per_hex = math.sqrt(3) * s / g
     spans = 3 if px_per_hex < 80 else 2  # big hexes: two spans keep the bar in the box
-    bar_y = body_h + 10
+    spans = max(1, min(spans, int(room // px_per_hex)))
     miles = region.hex_miles
-    out.append(f'<g transform="translate(26,{_f(bar_y)})">')
+    day = "a day" if miles == 18 else "a third of a day"
+    if below:
+        # Small hexes: a tick every few hexes, so the figures under it never run together.
+        every = max(1, math.ceil(34 / px_per_hex))
+        step = every * px_per_hex
+        spans = max(1, min(3, int(room // step)))
+        for i in range(spans):
+            fill = INK if i % 2 == 0 else "#fff"
+            out.append(
+                f'<rect x="{_f(i * step)}" y="0" width="{_f(step)}" height="6" '
+                f'fill="{fill}" stroke="{INK}" stroke-width="1"/>'
+            )
+        for i in range(spans + 1):
+            out.append(
+                f'<text x="{_f(i * step)}" y="20" font-size="10" text-anchor="middle">'
+                f"{i * every * miles}{' miles' if i == spans else ''}</text>"
+            )
+        out.append(
+            f'<text x="0" y="40" font-size="11">One hex is {miles} miles,</text>'
+            f'<text x="0" y="54" font-size="11">{day} on good ground.</text>'
+        )
+        return out, 60.0
     for i in range(spans):
         fill = INK if i % 2 == 0 else "#fff"
         out.append(
@@ -332,12 +587,7 @@ def _legend(region: Region, x0: float, y0: float, width: float) -> tuple[list[st
         f'<text x="{_f(spans * px_per_hex + 14)}" y="7" font-size="11">miles (one hex = {miles} '
         f"miles, {'a day' if miles == 18 else 'a third of a day'} on good ground)</text>"
     )
-    out.append("</g>")
-    height = max(body_h + 40, 170.0)
-    out += _compass(width - 95, 85)
-    out.append("</g>")
-    out[1] = out[1].replace("@H@", _f(height))
-    return out, height
+    return out, 24.0
 
 
 def _compass(cx: float, cy: float) -> list[str]:

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from generator.engine import words
 from generator.model.monster import Monster
 from generator.model.site import Connection, Room, Site
 from generator.render import blocks as b
 from generator.render.context import system_for
+from generator.render.recipe import rebuild_command
+from generator.render.rules_used import procedures
 from generator.render.treasure_text import hoard_points, xp_in_play
 from generator.systems import System
 
@@ -45,45 +48,32 @@ def exits(site: Site, room: Room) -> list[tuple[Connection, int]]:
 
 
 def exit_text(c: Connection, other: int, system: System | None = None) -> str:
-    """'to 4: hidden door. How it looks. What it takes.' (the passage in the system's words)."""
+    """'to 4: hidden door. How it looks. What it takes.' (the passage in the system's words).
+
+    An open way's passage is a clue (footprints in the silt), so it prints too."""
     passage = system.reword(c.passage) if system else c.passage
     if c.levels:
         return f"to {other}: {c.kind} ({c.description} {passage})".strip()
     label = OBSTACLE_LABELS.get(c.obstacle, c.obstacle)
-    detail = f"{c.description} {passage}".strip() if c.obstacle != "none" else c.description
-    return f"to {other}: {label}. {detail}".strip()
+    return f"to {other}: {label}. {c.description} {passage}".strip()
 
 
 rewards_in_xp = xp_in_play  # Fortmayn: a die per level survived, no XP figures
 
 
 def plural(site: Site, name: str, count: int) -> str:
+    """The monster's name agreeing with count, by the bestiary's own plural when it has one."""
     m = site.bestiary.get(name)
-    if count == 1 or m is None:
-        return name if count == 1 else f"{name}s"
-    return m.plural
-
-
-def sentence(phrase: str) -> str:
-    """A table phrase ('a greenish glow...') as a sentence of its own."""
-    phrase = phrase.strip()
-    if not phrase:
-        return ""
-    phrase = phrase[0].upper() + phrase[1:]
-    return phrase if phrase[-1] in ".!?" else phrase + "."
+    return words.noun(count, name, m.plural if m else None)
 
 
 def group_name(site: Site, name: str, count: int) -> str:
+    """'a weeping shade', 'Grisla the Hag' (a proper name), '3 skeletons'."""
     m = site.bestiary.get(name)
     if count == 1:
-        return (
-            f"{_article(name)} {name.lower()}" if m is None or not m.plural[:1].isupper() else name
-        )
+        proper = m is not None and m.plural[:1].isupper()
+        return name if proper else words.with_article(name.lower())
     return f"{count} {plural(site, name, count)}"
-
-
-def _article(word: str) -> str:
-    return "an" if word[:1].lower() in "aeiou" else "a"
 
 
 def occupants(site: Site, room: Room, system: System | None = None) -> str:
@@ -93,29 +83,25 @@ def occupants(site: Site, room: Room, system: System | None = None) -> str:
     for g in room.monsters:
         each = f" (XP {g.xp_each:,}" + (" each)" if g.count > 1 else ")") if xp else ""
         parts.append(f"{group_name(site, g.name, g.count)}{each}")
-    who = parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+    heads = sum(g.count for g in room.monsters)
     doing = room.monsters[0].activity.strip().rstrip(".")
-    alone = len(room.monsters) == 1 and room.monsters[0].count == 1
     total = f"; {room.monster_xp:,} XP in all" if xp else ""
-    return f"{who}{total}. {'It' if alone else 'They'} {agree(alone, doing)}."
+    pronoun = "It" if heads == 1 else "They"
+    return f"{words.join(parts)}{total}. {pronoun} {words.agree(doing, heads)}."
 
 
 def agree(single: bool, doing: str) -> str:
     """Activity tables are written for groups ('are sleeping'); one monster 'is sleeping'."""
-    if single:
-        for plural_verb, singular in (("are ", "is "), ("have ", "has "), ("were ", "was ")):
-            if doing.startswith(plural_verb):
-                return singular + doing[len(plural_verb) :]
-    return doing
+    return words.agree(doing, 1 if single else 2)
 
 
 def room_blocks(site: Site, room: Room, system: System | None = None) -> list[b.Block]:
-    words = system.reword if system else (lambda text: text)
+    reword = system.reword if system else (lambda text: text)
     title = f"{room.id}. {room.name}"
     if room.entrance:
         title += " (entrance)"
     out = [b.h3(title)]
-    senses = f"{room.description} {sentence(room.light)}".strip()
+    senses = f"{room.description} {words.sentence(room.light)}".strip()
     senses += f" You hear {room.sound.rstrip('.')}. It smells of {room.smell.rstrip('.')}."
     lead = f"{room.size}. " if room.size else ""
     out.append(b.p(f"{lead}{senses}"))
@@ -130,18 +116,18 @@ def room_blocks(site: Site, room: Room, system: System | None = None) -> list[b.
         rule = f" {system.trap_text(t)}" if system else ""
         out.append(
             b.li(
-                f"Trap, {t.name}: {t.description} Trigger: {words(t.trigger)} Effect: "
-                f"{words(t.effect)} Finding it: {words(t.find)} Avoiding it: {words(t.avoid)}"
-                f"{rule}"
+                f"Trap, {t.name}: {t.description} Trigger: {reword(t.trigger)} Effect: "
+                f"{reword(t.effect)} Finding it: {reword(t.find)} Avoiding it: "
+                f"{reword(t.avoid)}{rule}"
             )
         )
     if room.hoard:
-        out.append(b.li(f"Treasure ({room.hoard.value_cp:,} c.p.): {words(room.hoard_place)}"))
+        out.append(b.li(f"Treasure ({room.hoard.value_cp:,} c.p.): {reword(room.hoard_place)}"))
         points = hoard_points(room.hoard, system)
-        out += [b.li(f"  {words(point)}") for point in points]
+        out += [b.li(f"  {reword(point)}") for point in points]
     if room.feature:
         f = room.feature
-        out.append(b.li(f"Feature, {f.name}: {words(f.description)} {words(f.use)}".strip()))
+        out.append(b.li(f"Feature, {f.name}: {reword(f.description)} {reword(f.use)}".strip()))
     for c, other in exits(site, room):
         out.append(b.li("Exit " + exit_text(c, other, system)))
     return out
@@ -159,18 +145,28 @@ def check_rule(system: System | None) -> str:
     return CHECK_RULE
 
 
-def site_blocks(site: Site, system: System | None = None, appendix: bool = True) -> list[b.Block]:
+def in_system(title: str, system: System) -> str:
+    """'Monsters (FMC Basic)'; a system named in brackets keeps its own: 'Monsters (Fortmayn)'."""
+    name = system.name
+    return f"{title} {name}" if name.startswith("(") else f"{title} ({name})"
+
+
+def site_blocks(
+    site: Site, system: System | None = None, appendix: bool = True, fmt: str = "text"
+) -> list[b.Block]:
     """The whole key; `appendix=False` leaves out the stat blocks and rules (a region prints
-    them once for all its sites)."""
+    them once for all its sites) and the command that rebuilds it (its region's does)."""
     system = system or system_for(site)
     out = [b.h1(site.name)]
-    out.append(
-        b.p(
-            f"A {site.theme_name.lower()} for party level {site.level}: {len(site.rooms)} rooms"
-            f" on {site.levels} level{'s' if site.levels > 1 else ''}. Rules: {system.name}."
-            f" Seed: {site.seed}"
-        )
+    levels = words.count(site.levels, "level")
+    lead = (
+        f"{words.capital(words.with_article(site.theme_name.lower()))} for party level "
+        f"{site.level}: {len(site.rooms)} rooms on {levels}. Rules: {system.name}. "
+        f"Address: {site.seed}"
     )
+    out.append(b.p(lead))
+    if appendix:
+        out.append(b.p(f"Rebuild: {rebuild_command(site, fmt, system)}"))
     out += [b.h2("History"), b.p(site.history_text), b.p(system.reword(site.ecosystem))]
     out.append(b.h2("Random encounters (d6)"))
     out.append(b.p(check_rule(system)))
@@ -180,7 +176,7 @@ def site_blocks(site: Site, system: System | None = None, appendix: bool = True)
             + [
                 [
                     str(e.roll),
-                    e.name if e.count == "1" else plural(site, e.name, 2),
+                    words.capital(plural(site, e.name, 1 if e.count == "1" else 2)),
                     e.count,
                     agree(e.count == "1", e.doing),
                 ]
@@ -208,12 +204,12 @@ def site_blocks(site: Site, system: System | None = None, appendix: bool = True)
         out.append(b.h2("Totals"))
         out.append(b.p(summary_text(site, system)))
         return out
-    out.append(b.h2(f"Monsters ({system.name})"))
+    out.append(b.h2(in_system("Monsters", system)))
     if system.has_term("reading"):
         out.append(b.p(system.term("reading")))
     out += [b.li(stat_paragraph(system, m)) for m in site.bestiary.values()]
-    out.append(b.h2(f"Rules at the table ({system.name})"))
-    out += [b.li(text) for _key, text in system.procedures()]
+    out.append(b.h2(in_system("Rules at the table", system)))
+    out += [b.li(text) for _key, text in procedures(site, system)]
     out.append(b.h2("Totals"))
     out.append(b.p(summary_text(site, system)))
     return out
@@ -237,7 +233,7 @@ def summary_text(site: Site, system: System | None = None) -> str:
 
 
 def site_markdown(site: Site, system: System | None = None) -> str:
-    return b.to_markdown(site_blocks(site, system))
+    return b.to_markdown(site_blocks(site, system, fmt="md"))
 
 
 def site_text(site: Site, system: System | None = None) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import textwrap
 from typing import TYPE_CHECKING
 
+from generator.engine import words
 from generator.model.treasure import COINS_PER_SLOT, Coins, Hoard, Item, MagicWeapon
 
 if TYPE_CHECKING:
@@ -27,10 +28,6 @@ def worth(cp: int) -> str:
     return f"{cp:,} c.p. ({gp} g.p.)"
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n:,} {word}" if n == 1 else f"{n:,} {word}s"
-
-
 def coins_phrase(coins: Coins) -> str:
     """'3 g.p., 12 s.p. and 45 c.p.' (metals with none are left out)."""
     parts = [
@@ -38,9 +35,7 @@ def coins_phrase(coins: Coins) -> str:
         for n, unit in ((coins.gp, "g.p."), (coins.sp, "s.p."), (coins.cp, "c.p."))
         if n
     ]
-    if not parts:
-        return "no coins"
-    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+    return words.join(parts) or "no coins"
 
 
 def _wrap(text: str, indent: str, hang: str = "") -> list[str]:
@@ -70,7 +65,7 @@ def weapon_lines(weapon: MagicWeapon, indent: str = "", system: System | None = 
     lines += _wrap(
         f"{hands.capitalize()} {weapon.form} weapon; power die {weapon.power_die}, "
         f"level {weapon.level}; worth {worth(weapon.value_cp)}; "
-        f"{_plural(weapon.slots, 'slot')}.",
+        f"{words.count(weapon.slots, 'slot')}.",
         more,
     )
     if weapon.powers:
@@ -86,17 +81,27 @@ def weapon_lines(weapon: MagicWeapon, indent: str = "", system: System | None = 
     return lines
 
 
+def address_line(seed: str, command: str) -> str:
+    """'Address: X (delve hoard --seed X rebuilds it)': a part's address, and how it comes back."""
+    import shlex
+
+    return f"Address: {seed} (delve {command} --seed {shlex.quote(seed)} rebuilds it)"
+
+
 def weapon_text(weapon: MagicWeapon, system: System | None = None) -> str:
     lines = weapon_lines(weapon, system=system)
     if weapon.seed:
-        lines.append(f"  (seed {weapon.seed})")
+        lines += _wrap(address_line(weapon.seed, "weapon"), "  ")
     return "\n".join(lines) + "\n"
 
 
 def _item_lines(item: Item, indent: str, system: System | None = None) -> list[str]:
     more = indent + "  "
     if item.weapon is not None:
-        return weapon_lines(item.weapon, indent, system)
+        lines = weapon_lines(item.weapon, indent, system)
+        if item.weapon.seed:
+            lines += _wrap(f"Address: {item.weapon.seed}", more)
+        return lines
     if item.kind == "focus":
         head = f"{item.name}: {worth(item.value_cp)}"
     elif item.quantity > 1:
@@ -133,7 +138,7 @@ def hoard_lines(hoard: Hoard, indent: str = "", system: System | None = None) ->
     if coins.count:
         lines += _wrap(
             f"Coins: {coins_phrase(coins)}, {worth(coins.value_cp)} in all; "
-            f"{_plural(coins.slots, 'slot')} ({COINS_PER_SLOT} coins of one metal a slot).",
+            f"{words.count(coins.slots, 'slot')} ({COINS_PER_SLOT} coins of one metal a slot).",
             indent,
         )
     else:
@@ -141,7 +146,7 @@ def hoard_lines(hoard: Hoard, indent: str = "", system: System | None = None) ->
     weapon_slots = sum(i.weapon.slots for i in hoard.items if i.weapon)
     carried = [w for w, n in (("the coins", coins.slots), ("the weapon", weapon_slots)) if n]
     if carried:
-        slots = f"Slots: {_plural(hoard.slots, 'slot')} to carry {' and '.join(carried)}."
+        slots = f"Slots: {words.count(hoard.slots, 'slot')} to carry {' and '.join(carried)}."
     else:
         slots = "Slots: no coins to carry."
     lines += _wrap(slots + " Valuables take what space the referee judges.", indent)
@@ -157,8 +162,9 @@ def hoard_lines(hoard: Hoard, indent: str = "", system: System | None = None) ->
 
 def hoard_text(hoard: Hoard, system: System | None = None) -> str:
     lines = hoard_lines(hoard, system=system)
+    lines += _wrap(f"Rolled for level {hoard.level}, holders' damage die {hoard.holder_die}.", "")
     if hoard.seed:
-        lines.append(f"(seed {hoard.seed}; level {hoard.level}; holders' die {hoard.holder_die})")
+        lines += _wrap(address_line(hoard.seed, "hoard"), "")
     return "\n".join(lines) + "\n"
 
 
@@ -172,9 +178,10 @@ def item_phrase(item: Item, system: System | None = None) -> str:
             for name, effect in zip(w.powers, w.power_effects or [""] * len(w.powers), strict=True)
         )
         bonus = f"; {bonus_text(w.bonus, system)}" if w.bonus else ""
+        address = f" Address: {w.seed}." if w.seed else ""
         return (
             f"{w.name} ({hands} {w.form}, power die {w.power_die}, level {w.level}{bonus}). "
-            f"{w.description} Powers: {powers or 'none'}. Worth {worth(item.value_cp)}."
+            f"{w.description} Powers: {powers or 'none'}. Worth {worth(item.value_cp)}.{address}"
         )
     if item.quantity > 1:
         head = f"{item.quantity} x {item.name}, {worth(item.unit_cp)} each"
@@ -189,7 +196,9 @@ def hoard_points(hoard: Hoard, system: System | None = None) -> list[str]:
     points = [item_phrase(i, system) for i in hoard.items]
     coins = hoard.coins
     if coins.count:
-        points.append(f"Coins: {coins_phrase(coins)} ({_plural(coins.slots, 'slot')} to carry).")
+        points.append(
+            f"Coins: {coins_phrase(coins)} ({words.count(coins.slots, 'slot')} to carry)."
+        )
     if hoard.note:
         points.append(f"Note: {hoard.note}")
     if xp:
@@ -197,4 +206,6 @@ def hoard_points(hoard: Hoard, system: System | None = None) -> list[str]:
             f"XP {hoard.xp_if_sold:,} if everything is sold; {hoard.xp_coins_and_valuables:,} "
             "in coins and valuables alone."
         )
+    if hoard.seed:
+        points.append(f"Address: {hoard.seed}")
     return points

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from generator.build.monsters import DEFENSE_BONUS, brackets
+from generator.engine import words
 from generator.engine.tables import Entry, Table, TableSet, Template
 from generator.errors import DelveError, TableError
 from generator.model.monster import Monster
@@ -20,7 +21,6 @@ from generator.systems.fill import (
     Missing,
     fill,
     hit_dice_text,
-    join_words,
     number_text,
     placeholders,
     round_half_up,
@@ -143,8 +143,8 @@ class System:
         missing = [k for k in wanted if k not in self._terms]
         if missing:
             self.problems.append(
-                f"{where(table)}: system '{self.key}' needs the term"
-                f"{'s' if len(missing) > 1 else ''} {', '.join(missing)}"
+                f"{where(table)}: system '{self.key}' needs the "
+                f"{words.noun(len(missing), 'term')} {', '.join(missing)}"
             )
         if "name" in self._terms and not self.name:
             self.name = self._terms["name"].result
@@ -358,9 +358,9 @@ class System:
             "fmc_hit_dice": hit_dice_text(m.hit_dice),
             "damage_type": m.damage_type,
             "damage_word": self._damage_word(m.damage_type),
-            "resist": join_words(m.resist),
-            "resist_or": join_words(m.resist, "or"),
-            "resist_words": join_words(self._damage_word(t) for t in m.resist),
+            "resist": words.join(m.resist),
+            "resist_or": words.join(m.resist, "or"),
+            "resist_words": words.join([self._damage_word(t) for t in m.resist]),
             "armor": m.armor or "",
             "shield": m.shield,
             "tags": ", ".join(m.tags),
@@ -535,7 +535,7 @@ class System:
         out = []
         for row, extra, types in groups.values():
             here = {**values, **row_values(row, skip=("type",)), **extra}
-            here["type"] = join_words(types)
+            here["type"] = words.join(list(types))
             out.append(self._fill(row.template, here, table, row.line))
         return out
 

@@ -7,18 +7,19 @@ the kind of monster worth the most XP is the one whose traces the party finds.
 
 from __future__ import annotations
 
+from generator.engine import words
 from generator.model.site import MonsterGroup, Room, Site
-from generator.systems.fill import join_words
 
 
 def _plural(site: Site, name: str) -> str:
+    """The bestiary's own plural of a monster (words.plural for one it does not hold)."""
     m = site.bestiary.get(name)
-    return m.plural if m is not None else f"{name.lower()}s"
+    return words.plural(name.lower()) if m is None else m.plural
 
 
 def _group_text(site: Site, g: MonsterGroup) -> str:
     if g.count == 1:
-        return g.name.lower()
+        return g.name.lower()  # the events table says "The {$lair_group}"
     return f"{g.count} {_plural(site, g.name)}"
 
 
@@ -37,14 +38,14 @@ def site_values(site: Site) -> dict[str, str]:
     kinds = list(dict.fromkeys(_plural(site, e.name) for e in site.encounters))
     return {
         "site_name": site.name,
-        "wanderers": join_words(kinds, "or") or "any of its groups",
+        "wanderers": words.join(kinds, "or") or "any of its groups",
         "noisy_room": str(noisy.id) if noisy else "",
         "noisy_room_name": noisy.name if noisy else "",
         "noisy_sound": (noisy.sound.rstrip(".") if noisy and noisy.sound else "a muffled noise"),
         "lair_room": str(lair.id) if lair else "",
         "lair_room_name": lair.name if lair else "",
         "lair_group": (
-            join_words(_group_text(site, g) for g in lair.monsters)
+            words.join([_group_text(site, g) for g in lair.monsters])
             if lair and lair.monsters
             else "inhabitants"
         ),

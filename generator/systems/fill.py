@@ -32,13 +32,6 @@ def hit_dice_text(hd: float) -> str:
     return "1/2" if hd == 0.5 else number_text(hd)
 
 
-def join_words(words: Iterable[str], last: str = "and") -> str:
-    items = [w for w in words if w]
-    if len(items) <= 1:
-        return "".join(items)
-    return f"{', '.join(items[:-1])} {last} {items[-1]}"
-
-
 def truthy(value: Any) -> bool:
     if isinstance(value, str):
         return bool(value.strip())

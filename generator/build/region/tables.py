@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from generator.build.monsters import bestiary
 from generator.build.region.rules import BIOMES, STOCKING_KEYS, STOCKING_TABLE, SYMBOLS
 from generator.build.site import themes
+from generator.engine import needs
 from generator.engine.dice import parse
 from generator.engine.tables import Entry, TableSet
 from generator.errors import DiceError, TableError
@@ -17,6 +17,56 @@ from generator.model.region import (
     MOODS,
     REACTIONS,
 )
+
+# What the region generator needs of its tables (engine/needs.py; `delve tables check`). The
+# checks that reach across tables (a biome's neighbours, its landmark and encounter tables, the
+# monsters they name) are made by region_tables() below, which `tables check` runs too.
+BY = "the region generator"
+BIOME_TABLE = needs.declare(
+    BIOMES,
+    BY,
+    fields={
+        "key": "str",
+        "name": "str",
+        "difficult": "bool",
+        "passable": "bool",
+        "color": "str",
+        "symbol": "str",
+        "neighbours": "list",
+    },
+    values={"symbol": SYMBOLS},
+)
+KEYED = {
+    STOCKING_TABLE: needs.declare(
+        STOCKING_TABLE, BY, fields={"key": "str"}, values={"key": STOCKING_KEYS}
+    ),
+    "npc/mood": needs.declare("npc/mood", BY, fields={"key": "str"}, values={"key": MOODS}),
+    "npc/reaction": needs.declare(
+        "npc/reaction", BY, fields={"key": "str"}, values={"key": REACTIONS}
+    ),
+    "region/faction-relations": needs.declare(
+        "region/faction-relations", BY, fields={"key": "str"}, values={"key": ATTITUDES}
+    ),
+    "region/road-kinds": needs.declare(
+        "region/road-kinds", BY, fields={"kind": "str"}, values={"kind": ("road", "trail")}
+    ),
+    "region/factions": needs.declare(
+        "region/factions",
+        BY,
+        fields={"key": "str", "name": "str", "goal": "str", "leader": "str", "members": "str"},
+    ),
+    "region/haven-kinds": needs.declare(
+        "region/haven-kinds", BY, fields={"kind": "str", "offers": "str", "runner": "str"}
+    ),
+}
+ENCOUNTERS = needs.declare(
+    "region/encounters/*", BY, fields={"monster": "str", "count": "str", "doing": "str"}
+)
+LANDMARKS = needs.declare("region/landmarks/*", BY, fields={"name": "str"})
+
+
+def _needed(tables: TableSet, need: needs.Need, table_id: str | None = None) -> list[str]:
+    return needs.problems(tables, need, tables.get(table_id or need.table))
 
 
 @dataclass(frozen=True)
@@ -51,33 +101,12 @@ def _where(tables: TableSet, table_id: str, entry: Entry | None = None) -> str:
     return f"{t.path}:{entry.line if entry else t.line}: table '{table_id}'"
 
 
-def _check_keys(tables: TableSet, table_id: str, allowed: Iterable[str]) -> list[str]:
-    allowed = tuple(allowed)
-    tables.require_fields(table_id, {"key": "str"})
-    return [
-        f"{_where(tables, table_id, e)}: key {e['key']!r} must be one of {', '.join(allowed)}"
-        for e in tables.entries(table_id)
-        if e["key"] not in allowed
-    ]
-
-
 def region_tables(tables: TableSet) -> RegionTables:
     """Check every table the region generator relies on; raise TableError naming FILE:LINE."""
     cached = tables.derived.get("region")
     if cached is not None:
         return cached
-    table = tables.require_fields(
-        BIOMES,
-        {
-            "key": "str",
-            "name": "str",
-            "difficult": "bool",
-            "passable": "bool",
-            "color": "str",
-            "symbol": "str",
-            "neighbours": "list",
-        },
-    )
+    table = needs.require(tables, BIOME_TABLE)
     beasts = bestiary(tables)
     problems: list[str] = []
     biomes: dict[str, BiomeInfo] = {}
@@ -90,10 +119,6 @@ def region_tables(tables: TableSet) -> RegionTables:
         for other in e["neighbours"]:
             if other not in keys:
                 problems.append(f"{where}: neighbours name an unknown biome {other!r}")
-        if e["symbol"] not in SYMBOLS:
-            problems.append(
-                f"{where}: symbol {e['symbol']!r} is not one the map draws ({', '.join(SYMBOLS)})"
-            )
         for kind in ("landmarks", "encounters"):
             if not tables.has(f"region/{kind}/{e['key']}"):
                 problems.append(f"{where}: has no table 'region/{kind}/{e['key']}'")
@@ -112,32 +137,26 @@ def region_tables(tables: TableSet) -> RegionTables:
         problems.append(f"{_where(tables, BIOMES)}: no biome is passable; a haven needs land")
     if problems:
         raise TableError(problems)
-    problems += _check_keys(tables, STOCKING_TABLE, STOCKING_KEYS)
-    problems += _check_keys(tables, "npc/mood", MOODS)
-    problems += _check_keys(tables, "npc/reaction", REACTIONS)
-    problems += _check_keys(tables, "region/faction-relations", ATTITUDES)
-    tables.require_fields("region/road-kinds", {"kind": "str"})
-    for e in tables.entries("region/road-kinds"):
-        if e["kind"] not in ("road", "trail"):
-            problems.append(
-                f"{_where(tables, 'region/road-kinds', e)}: kind {e['kind']!r} must be "
-                "road or trail"
-            )
-    tables.require_fields(
-        "region/factions",
-        {"key": "str", "name": "str", "goal": "str", "leader": "str", "members": "str"},
-    )
+    for need in KEYED.values():
+        problems += _needed(tables, need)
+    if problems:
+        raise TableError(problems)
     for e in tables.entries("region/factions"):
         if beasts.find(e["members"]) is None:
             problems.append(
                 f"{_where(tables, 'region/factions', e)}: members name unknown monster "
                 f"{e['members']!r}"
             )
-    tables.require_fields("region/haven-kinds", {"kind": "str", "offers": "str", "runner": "str"})
     encounter_monsters: dict[str, list[Monster]] = {}
     for key in biomes:
         tid = f"region/encounters/{key}"
-        t = tables.require_fields(tid, {"monster": "str", "count": "str", "doing": "str"})
+        t = tables.get(tid)
+        wrong = _needed(tables, ENCOUNTERS, tid) + _needed(
+            tables, LANDMARKS, f"region/landmarks/{key}"
+        )
+        if wrong:
+            problems += wrong
+            continue
         if t.die is None or t.die.text.strip().lower() not in ("d6", "1d6"):
             problems.append(f"{_where(tables, tid)}: must roll a d6 (one line per face)")
             continue
@@ -153,7 +172,6 @@ def region_tables(tables: TableSet) -> RegionTables:
             except DiceError as err:
                 problems.append(f"{_where(tables, tid, e)}: count: {err}")
         encounter_monsters[key] = found
-        tables.require_fields(f"region/landmarks/{key}", {"name": "str"})
     if problems:
         raise TableError(problems)
     roster = {m.monster.name: m.monster for th in themes(tables).values() for m in th.roster}

@@ -1,0 +1,147 @@
+"""What each generator needs of a table is declared once, beside it; `delve tables check` checks
+user tables against the declarations, and the generators read through the same ones.
+
+Issue 12: an obstacle entry with `key: portcullis` passed the check, then `delve site` failed;
+and the check reported a table's problems in rounds (unknown field, then the roll gap, then the
+bad reference).
+"""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+from generator.engine import needs
+
+DOCS = (Path(__file__).resolve().parent.parent / "docs" / "tables.md").read_text()
+
+PORTCULLIS = """\
+title: Obstacles with a portcullis
+die: d6
+fields:
+  key: str
+entries:
+  - roll: 1-3
+    key: locked_door
+    result: A door.
+  - roll: 4-6
+    key: portcullis
+    result: A portcullis.
+"""
+
+EVERYTHING_WRONG = """\
+title: Obstacles, wrong four ways
+die: d6
+fields:
+  key: str
+entries:
+  - roll: 1-2
+    key: locked_door
+    colour: red
+    result: A red door.
+  - roll: 3
+    key: portcullis
+    result: A portcullis.
+  - roll: 4-5
+    key: none
+    result: "Open, {@site/no-such-table}."
+"""
+
+
+def write(folder: Path, rel: str, text: str) -> Path:
+    path = folder / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(textwrap.dedent(text), encoding="utf-8")
+    return path
+
+
+def test_check_catches_what_would_break_the_site(run_cli, tmp_path):
+    path = write(tmp_path, "site/obstacles.yaml", PORTCULLIS)
+    checked = run_cli("tables", "check", tmp_path)
+    assert checked.code == 1
+    problem = checked.err.splitlines()[0]
+    assert problem.startswith(f"{path}:9: table 'site/obstacles': key 'portcullis'")
+    assert "locked_door, hidden_door, long_corridor, none" in problem
+    # The site fails with the same words, from the same declaration.
+    site = run_cli("--tables", tmp_path, "site", "--seed", "harrowdeep")
+    assert site.code == 1
+    assert site.err.strip() == f"delve: error: {problem}"
+
+
+def test_check_reports_every_problem_in_one_run(run_cli, tmp_path):
+    path = write(tmp_path, "site/obstacles.yaml", EVERYTHING_WRONG)
+    checked = run_cli("tables", "check", tmp_path)
+    assert checked.code == 1
+    got = checked.err.strip().splitlines()
+    assert got[-1] == "4 problem(s) found"
+    said = "\n".join(got)
+    assert f"{path}:8: table 'site/obstacles': unknown key 'colour'" in said
+    assert "rolls not covered by any entry on d6: 6" in said
+    assert "reference to unknown table 'site/no-such-table'" in said
+    assert "key 'portcullis' must be one of" in said
+
+
+def test_a_user_table_missing_a_needed_field_is_reported(run_cli, tmp_path):
+    write(
+        tmp_path,
+        "treasure/valuables.yaml",
+        """\
+        title: Cheap things
+        fields:
+          name: str
+        entries:
+          - name: a button
+        """,
+    )
+    checked = run_cli("tables", "check", tmp_path)
+    assert checked.code == 1
+    assert "needs a required field 'worth_cp: int' on every entry" in checked.err
+    hoard = run_cli("--tables", tmp_path, "hoard", "--seed", "x")
+    assert hoard.code == 1 and "worth_cp" in hoard.err
+
+
+def test_cross_table_needs_are_checked_too(run_cli, tmp_path):
+    write(
+        tmp_path,
+        "region/factions.yaml",
+        """\
+        title: Factions
+        fields:
+          key: str
+          name: str
+          goal: str
+          leader: str
+          members: str
+        entries:
+          - key: moths
+            name: The Moth Court
+            goal: to dim every lamp
+            leader: the Grey Duchess
+            members: Moth-folk
+        """,
+    )
+    checked = run_cli("tables", "check", tmp_path)
+    assert checked.code == 1 and "members name unknown monster 'Moth-folk'" in checked.err
+
+
+def test_the_builtins_meet_every_declaration(builtin_tables):
+    from generator.build import table_problems
+
+    assert table_problems(builtin_tables) == []
+    declared = needs.declared()
+    assert len(declared) >= 15
+    for need in declared:
+        assert any(need.matches(i) for i in builtin_tables.ids()), need.table
+
+
+def test_every_declaration_is_in_the_docs(builtin_tables):
+    from generator.build import table_problems
+
+    table_problems(builtin_tables)  # imports every generator, so each has declared its needs
+    for need in needs.declared():
+        assert f"| `{need.table}` | {need.by} |" in DOCS, need.table
+        for name, type_name in need.fields.items():
+            assert f"`{name}: {type_name}`" in DOCS, (need.table, name)
+        for allowed in need.values.values():
+            for value in allowed:
+                assert f"`{value}`" in DOCS or str(value) in DOCS, (need.table, value)
