@@ -12,7 +12,7 @@ import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from generator.build.monsters import DEFENSE_BONUS, brackets
+from generator.build.monsters import ARMOUR_CLASSES, DEFENSE_CLASSES, SHIELD_BONUS, brackets
 from generator.engine.tables import Entry, Table, TableSet, Template
 from generator.errors import DelveError, TableError
 from generator.model.monster import Monster
@@ -158,8 +158,9 @@ class System:
         table = self._lookups.get("defense")
         if table is not None:
             have = {e["dc"] for e in table.entries}
-            for dc in sorted(set(DEFENSE_BONUS) - have):
-                self.problems.append(f"{where(table)}: no entry for defense class {dc}")
+            for dc in sorted(set(DEFENSE_CLASSES) - have):
+                shield = "" if dc in ARMOUR_CLASSES else f" ({dc - SHIELD_BONUS} and a shield)"
+                self.problems.append(f"{where(table)}: no entry for defense class {dc}{shield}")
         table = self._lookups.get("classes")
         if table is not None:
             have = {(e["class"], e["bracket"]) for e in table.entries}
