@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from generator.engine.tables import TableSet
 from generator.errors import TableError
 from generator.model.monster import Monster
-from generator.engine.tables import TableSet
 
 BRACKETS_TABLE = "monsters/brackets"
 # FMC Basic, Monster Types: light (12), medium (14) and heavy (16) defense. A table's dc is one

@@ -42,10 +42,10 @@ from dataclasses import dataclass
 from math import log10
 from typing import Any
 
-from generator.errors import DelveError, TableError
-from generator.model.treasure import FORMS, POWER_DICE, Coins, Hoard, Item, MagicWeapon
 from generator.engine.rng import Rng
 from generator.engine.tables import Entry, Table, TableSet
+from generator.errors import DelveError, TableError
+from generator.model.treasure import FORMS, POWER_DICE, Coins, Hoard, Item, MagicWeapon
 
 __all__ = [
     "POWER_DICE",
