@@ -279,14 +279,12 @@ def roll_weapon(tables: TableSet, rng: Rng, power_die: str) -> MagicWeapon:
     epithet = epithet[:1].upper() + epithet[1:]
     name = f"{epithet}, {_article(noun)} {noun} {look.look(rng)}"
     kind = noun if "handed" in noun else f"{'one' if hands == 1 else 'two'}-handed {noun}"
+    # The bonus is a number here and nowhere in the words: each rules system says what it does
+    # (its weapon_bonus term), so a (Fortmayn) booklet never prints FMC's "+2 to attack".
     if rolled:
         description = f"A {kind} that {_join([p[2] for p in rolled])}."
-        if bonus:
-            description += f" It adds +{bonus} to attack and damage rolls."
     else:
-        description = (
-            f"A {kind} with no powers, plain but keen: +{bonus} to attack and damage rolls."
-        )
+        description = f"A {kind} with no powers, plain but keen."
     return MagicWeapon(
         name=name,
         description=description,
