@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -247,7 +248,8 @@ def test_fortmayn_armour_and_shields_are_the_texts_usage_dice(builtin_tables: Ta
     # Carried on up the chain d12 > d8 > d6 > d4.
     assert fortmayn.usage_die("chainmail") == "d8"
     assert fortmayn.usage_die("plate") == "d12"
-    assert fortmayn.usage_die("torches") == "d6"
+    assert fortmayn.usage_die("torches") == "d4"
+    assert fortmayn.usage_die("oil flask") == "d6"
     assert fortmayn.usage_die("a hat") is None
     hoblin = fortmayn.stat_block(monster(builtin_tables, "Hoblin"))
     assert field(hoblin, "Armour") == "chain mail (usage d8)"
@@ -255,6 +257,45 @@ def test_fortmayn_armour_and_shields_are_the_texts_usage_dice(builtin_tables: Ta
     assert field(cutthroat, "Shield") == "usage d4"
     assert "Armour" not in dict(fortmayn.stat_block(monster(builtin_tables, "Ghoul")).fields)
     assert get_system(builtin_tables, "f4c").usage_die("torches") is None
+
+
+CHAIN = ("d12", "d8", "d6", "d4")  # (Fortmayn), Usage die
+
+
+def usage_life(die: str) -> Fraction:
+    """Expected rolls before a usage die is spent: each die drops a size on 1-2."""
+    chain = CHAIN[CHAIN.index(die) :]
+    return sum((Fraction(int(d[1:]), 2) for d in chain), Fraction(0))
+
+
+def test_fortmayn_light_lasts_as_long_as_fmcs(builtin_tables: TableSet) -> None:
+    """FMC Basic, Site Exploration: a pack of torches burns an hour, a lantern four hours on a
+    flask of oil. Rolled once an Hour, each gets the usage die whose chain lasts nearest that."""
+    assert [usage_life(d) for d in ("d4", "d6", "d8", "d12")] == [2, 5, 9, 15]
+    fortmayn = get_system(builtin_tables, "fortmayn")
+    for item, hours in (("torches", 1), ("oil flask", 4)):
+        nearest = min(CHAIN, key=lambda d: (abs(usage_life(d) - hours), usage_life(d)))
+        assert fortmayn.usage_die(item) == nearest, item
+    light = " ".join(fortmayn.term("light").split())
+    assert "torches has a usage die of d4" in light and "lantern oil one of d6" in light
+
+
+def test_docs_give_the_usage_dice_of_the_table(builtin_tables: TableSet) -> None:
+    """docs/systems.md names each consumable's usage die as tables/systems/fortmayn/usage has it."""
+    docs = (Path(__file__).parents[1] / "docs" / "systems.md").read_text(encoding="utf-8")
+    bullet = " ".join(docs[docs.index("- **Usage dice**") :].split("\n- ")[0].split())
+    fortmayn = get_system(builtin_tables, "fortmayn")
+    named = 0
+    for e in builtin_tables.entries("systems/fortmayn/usage"):
+        item = e["item"]
+        # "torches d4", or an item listed in a group: "a draught or a handful d4 (wine, ...)".
+        direct = re.search(rf"\b{re.escape(item)} (d\d+)", bullet)
+        grouped = re.search(rf"(d\d+) \([^)]*\b{re.escape(item)}\b[^)]*\)", bullet)
+        found = direct or grouped
+        assert found, f"docs/systems.md gives no usage die for {item}"
+        assert found.group(1) == fortmayn.usage_die(item), item
+        named += 1
+    assert named >= 10
 
 
 def test_fortmayn_tests_are_body_and_head_rolls(builtin_tables: TableSet) -> None:
