@@ -398,8 +398,9 @@ def test_fantasy_core_stat_blocks(builtin_tables: TableSet) -> None:
     drain = next(n for n in ghoul.notes if n.startswith("Energy drain"))
     assert "Will save" in drain and "negative hit points" in drain
     centipede = fc.stat_block(monster(builtin_tables, "Giant Centipede"))
-    poison = next(n for n in centipede.notes if n.startswith("Poison"))
-    assert "Fort save" in poison and "0 hp" in poison
+    assert field(centipede, "Damage") == "d6 poison"
+    venom = next(n for n in centipede.notes if n.startswith("Venom"))
+    assert "not a lethal poison" in venom and "0 hp" not in venom  # Poison: lethal ones only
     dragon = fc.stat_block(monster(builtin_tables, "Young dragon"))  # magical: saves as a wizard
     assert field(dragon, "Saves").endswith("(as a wizard)")
     assert field(dragon, "Speed") == "20 ft, fly 60 ft"
