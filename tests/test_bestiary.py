@@ -7,7 +7,14 @@ import re
 
 import pytest
 
-from generator.build.monsters import bestiary, brackets, rule_xp
+from generator.build.monsters import (
+    ARMOUR_CLASSES,
+    DEFENSE_BONUS,
+    SHIELD_BONUS,
+    bestiary,
+    brackets,
+    rule_xp,
+)
 from generator.engine.tables import TableSet
 from generator.model.monster import Monster
 from generator.systems import classify, get_system
@@ -24,6 +31,19 @@ def find(tables: TableSet, name: str) -> Monster:
     m = bestiary(tables).find(name)
     assert m is not None, name
     return m
+
+
+def test_the_models_defense_is_the_equipment_tables(builtin_tables: TableSet) -> None:
+    """build/monsters.py's classes and shield are FMC Basic's armour list (equipment/armor)."""
+    rows = {e["name"].lower(): e for e in builtin_tables.entries("equipment/armor")}
+    suits = ("leather", "chainmail", "plate")
+    assert tuple(rows[k]["defense"] for k in suits) == ARMOUR_CLASSES
+    assert {k: (rows[k]["defense"], rows[k]["speed"]) for k in suits} == {
+        k: ARMOUR[k] for k in suits
+    }
+    assert rows["shield"]["defense_bonus"] == SHIELD_BONUS == 1
+    # Monster Types: +50% XP at 14, +100% at 16; a shield's point is a quarter more.
+    assert (DEFENSE_BONUS[14], DEFENSE_BONUS[16], DEFENSE_BONUS[15]) == (0.5, 1.0, 0.75)
 
 
 def test_armoured_monsters_have_their_armours_defense_and_speed(builtin_tables: TableSet) -> None:
