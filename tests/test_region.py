@@ -21,7 +21,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from generator.build.monsters import bestiary
 from generator.build.region import generate_region
+from generator.build.region.factions import biome_encounters
 from generator.build.region.rules import LAIR_SITE_ROLLS, hex_level
 from generator.build.region.tables import region_tables
 from generator.build.site import MAX_LEVEL, XP_PER_LEVEL, generate_site
@@ -387,6 +389,45 @@ def test_encounter_tables_one_per_biome_with_reactions() -> None:
             assert e.reaction == expect.get(e.reaction_roll, "affirmative")
     key = render(region, "text")
     assert "1-2 negative" in key and "3-4 uncertain" in key and "5-6 affirmative" in key
+
+
+def _text_pattern(template) -> tuple[re.Pattern[str], list]:
+    """A line's text with each {dice} part as a number: (pattern, the dice formulas)."""
+    if template.static is not None:
+        return re.compile(re.escape(template.static)), []
+    regex, dice = [], []
+    for part in template.parts:
+        if isinstance(part, str):
+            regex.append(re.escape(part))
+        else:
+            assert part[0] == "dice", part  # encounter lines hold text and dice, nothing else
+            regex.append(r"(\d+)")
+            dice.append(part[1])
+    return re.compile("".join(regex)), dice
+
+
+@pytest.mark.parametrize("seed", ["own-1", "own-2", "own-3", "own-4"])
+def test_every_encounter_line_prints_its_own_text(seed: str) -> None:
+    """Each line of each biome's table keeps its own words, and its dice roll within range."""
+    tables = _tables()
+    look = region_tables(tables)
+    biomes = sorted(t.split("/")[-1] for t in tables.ids() if t.startswith("region/encounters/"))
+    assert len(biomes) >= 10
+    out, _ = biome_encounters(tables, look, biomes, [], {}, Rng(seed))
+    with_dice = 0
+    for table in out:
+        lines = tables.get(f"region/encounters/{table.terrain}").lookup
+        for e, line in zip(table.entries, lines, strict=True):
+            named = bestiary(tables).find(line["monster"])
+            assert named is not None and e.monster == named.name
+            assert (e.count, e.doing) == (line["count"], line["doing"])
+            pattern, dice = _text_pattern(line.template)
+            found = pattern.fullmatch(e.description)
+            assert found, (table.terrain, e.roll, e.description, line.result)
+            for number, formula in zip(found.groups(), dice, strict=True):
+                assert formula.min <= int(number) <= formula.max
+            with_dice += bool(dice)
+    assert with_dice >= 2  # plains' wagons and the desert's camels, at least
 
 
 def test_progress_reports_every_hex() -> None:

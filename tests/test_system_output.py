@@ -134,3 +134,99 @@ def test_fortmayn_pdf_booklet_reads_in_its_terms(builtin_tables, tmp_path):
     text = " ".join(page.extract_text() for page in PdfReader(path).pages)
     assert _foreign("fortmayn", text) == []
     assert "Difficulty Dice" in text and "Random events" in text.title().replace("Events", "events")
+
+
+# --------------------------------------------------------------------------- magic weapons
+
+FMC_BONUS = "to attack and damage rolls"
+
+
+def _bonus_weapon_seed(builtin_tables, die: str = "d12"):
+    from generator.build.treasure import roll_weapon
+
+    for i in range(200):
+        # The root carries the command's options (build/address.py): what `--die` seeds.
+        seed = f"bonus/{i}@die={die}"
+        w = roll_weapon(builtin_tables, Rng(seed), die)
+        if w.bonus:
+            return seed, w
+    raise AssertionError("no weapon with a bonus in 200 seeds")
+
+
+def _check_bonus_words(builtin_tables, system: str, text: str, weapons) -> None:
+    """Each weapon's bonus is said once, in the system's words, and FMC's only where it fits."""
+    words = get_system(builtin_tables, system)
+    flat = " ".join(text.split())
+    for w in weapons:
+        phrase = words.term("weapon_bonus", bonus=w.bonus)
+        # Said once wherever the weapon is described (a booklet's summary names it again).
+        assert 1 <= flat.count(phrase) <= flat.count(w.name), (system, phrase, w.name)
+    own = words.term("weapon_bonus", bonus=1)
+    if FMC_BONUS not in own:  # (Fortmayn) and f4c word the bonus their own way
+        assert FMC_BONUS not in flat, system
+    assert "It adds +" not in flat
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_weapon_command_words_the_bonus_in_the_system(builtin_tables, run_cli, system):
+    seed, weapon = _bonus_weapon_seed(builtin_tables)
+    res = run_cli("weapon", "--die", "d12", "--seed", seed, "--system", system)
+    assert res.code == 0, res.err
+    assert weapon.name.split(",")[0] in res.out
+    _check_bonus_words(builtin_tables, system, res.out, [weapon])
+    if system == "fortmayn":
+        assert "advantage on BODY rolls" in " ".join(res.out.split())
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+def test_hoard_command_words_the_weapon_bonus_in_the_system(builtin_tables, run_cli, system):
+    from generator.build.treasure import roll_hoard
+
+    for i in range(300):
+        hoard = roll_hoard(
+            builtin_tables, Rng(f"bonus-hoard/{i}@level=5+holder=d12"), 5000, 5, "d12"
+        )
+        weapons = [it.weapon for it in hoard.items if it.weapon and it.weapon.bonus]
+        if weapons:
+            break
+    else:
+        raise AssertionError("no hoard with a bonus weapon in 300 seeds")
+    res = run_cli(
+        "hoard", "--level", "5", "--holder-die", "d12", "--seed", f"bonus-hoard/{i}",
+        "--system", system,
+    )  # fmt: skip
+    assert res.code == 0, res.err
+    _check_bonus_words(builtin_tables, system, res.out, weapons)
+
+
+@pytest.fixture(scope="module")
+def bonus_site(builtin_tables):
+    """The first level-5 site (over fixed seeds) holding a magic weapon with a bonus."""
+    for i in range(60):
+        site = generate_site(builtin_tables, Rng(f"bonus-site/{i}@level=5"), level=5)
+        weapons = [
+            it.weapon
+            for r in site.rooms
+            if r.hoard
+            for it in r.hoard.items
+            if it.weapon and it.weapon.bonus
+        ]
+        if weapons:
+            return f"bonus-site/{i}", weapons
+    raise AssertionError("no site with a bonus weapon in 60 seeds")
+
+
+@pytest.mark.parametrize("system", SYSTEMS)
+@pytest.mark.parametrize("fmt", ["text", "md", "html"])
+def test_site_booklets_word_the_weapon_bonus_in_the_system(
+    builtin_tables, run_cli, tmp_path, bonus_site, system, fmt
+):
+    seed, weapons = bonus_site
+    out = tmp_path / f"site.{fmt}"
+    res = run_cli("site", "--seed", seed, "--level", "5", "--system", system, "-f", fmt, "-o", out)
+    assert res.code == 0, res.err
+    text = out.read_text(encoding="utf-8")
+    if fmt == "html":
+        text = re.sub(r"<style>.*?</style>|<svg.*?</svg>|<[^>]+>", " ", text, flags=re.S)
+        text = text.replace("&#34;", '"').replace("&quot;", '"').replace("&#39;", "'")
+    _check_bonus_words(builtin_tables, system, text, weapons)

@@ -3,13 +3,15 @@ against the numbers the four seed texts give; a fifth system from YAML alone; ba
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
 
-from generator.build.monsters import bestiary
+from generator.build.monsters import bestiary, monster_table_ids
 from generator.build.site import generate_site
 from generator.engine.rng import Rng
 from generator.engine.tables import TableSet
@@ -246,7 +248,8 @@ def test_fortmayn_armour_and_shields_are_the_texts_usage_dice(builtin_tables: Ta
     # Carried on up the chain d12 > d8 > d6 > d4.
     assert fortmayn.usage_die("chainmail") == "d8"
     assert fortmayn.usage_die("plate") == "d12"
-    assert fortmayn.usage_die("torches") == "d6"
+    assert fortmayn.usage_die("torches") == "d4"
+    assert fortmayn.usage_die("oil flask") == "d6"
     assert fortmayn.usage_die("a hat") is None
     hoblin = fortmayn.stat_block(monster(builtin_tables, "Hoblin"))
     assert field(hoblin, "Armour") == "chain mail (usage d8)"
@@ -254,6 +257,45 @@ def test_fortmayn_armour_and_shields_are_the_texts_usage_dice(builtin_tables: Ta
     assert field(cutthroat, "Shield") == "usage d4"
     assert "Armour" not in dict(fortmayn.stat_block(monster(builtin_tables, "Ghoul")).fields)
     assert get_system(builtin_tables, "f4c").usage_die("torches") is None
+
+
+CHAIN = ("d12", "d8", "d6", "d4")  # (Fortmayn), Usage die
+
+
+def usage_life(die: str) -> Fraction:
+    """Expected rolls before a usage die is spent: each die drops a size on 1-2."""
+    chain = CHAIN[CHAIN.index(die) :]
+    return sum((Fraction(int(d[1:]), 2) for d in chain), Fraction(0))
+
+
+def test_fortmayn_light_lasts_as_long_as_fmcs(builtin_tables: TableSet) -> None:
+    """FMC Basic, Site Exploration: a pack of torches burns an hour, a lantern four hours on a
+    flask of oil. Rolled once an Hour, each gets the usage die whose chain lasts nearest that."""
+    assert [usage_life(d) for d in ("d4", "d6", "d8", "d12")] == [2, 5, 9, 15]
+    fortmayn = get_system(builtin_tables, "fortmayn")
+    for item, hours in (("torches", 1), ("oil flask", 4)):
+        nearest = min(CHAIN, key=lambda d: (abs(usage_life(d) - hours), usage_life(d)))
+        assert fortmayn.usage_die(item) == nearest, item
+    light = " ".join(fortmayn.term("light").split())
+    assert "torches has a usage die of d4" in light and "lantern oil one of d6" in light
+
+
+def test_docs_give_the_usage_dice_of_the_table(builtin_tables: TableSet) -> None:
+    """docs/systems.md names each consumable's usage die as tables/systems/fortmayn/usage has it."""
+    docs = (Path(__file__).parents[1] / "docs" / "systems.md").read_text(encoding="utf-8")
+    bullet = " ".join(docs[docs.index("- **Usage dice**") :].split("\n- ")[0].split())
+    fortmayn = get_system(builtin_tables, "fortmayn")
+    named = 0
+    for e in builtin_tables.entries("systems/fortmayn/usage"):
+        item = e["item"]
+        # "torches d4", or an item listed in a group: "a draught or a handful d4 (wine, ...)".
+        direct = re.search(rf"\b{re.escape(item)} (d\d+)", bullet)
+        grouped = re.search(rf"(d\d+) \([^)]*\b{re.escape(item)}\b[^)]*\)", bullet)
+        found = direct or grouped
+        assert found, f"docs/systems.md gives no usage die for {item}"
+        assert found.group(1) == fortmayn.usage_die(item), item
+        named += 1
+    assert named >= 10
 
 
 def test_fortmayn_tests_are_body_and_head_rolls(builtin_tables: TableSet) -> None:
@@ -316,7 +358,8 @@ def test_f4c_numbers(builtin_tables: TableSet) -> None:
     assert field(porc, "Fatigue") == "4"
     # A resisted type is blocked by the better of the two profiles, coin by coin.
     knight = f4c.stat_block(monster(builtin_tables, "Empty Knight"))
-    assert field(knight, "Armour").startswith("1-4-5-3-2 (plate and shield)")
+    assert field(knight, "Armour") == "1-4-5-3-2 (plate)"  # the shield is in its defence
+    assert field(knight, "Defence") == "15 (with shield)"
     assert any("4-4-5-3-2" in n for n in knight.notes if n.startswith("Resists pierce"))
     roll = f4c.term("roll")
     assert "5" in roll and "RBY" in roll and "oooo" in roll and "Four heads" in roll
@@ -355,8 +398,9 @@ def test_fantasy_core_stat_blocks(builtin_tables: TableSet) -> None:
     drain = next(n for n in ghoul.notes if n.startswith("Energy drain"))
     assert "Will save" in drain and "negative hit points" in drain
     centipede = fc.stat_block(monster(builtin_tables, "Giant Centipede"))
-    poison = next(n for n in centipede.notes if n.startswith("Poison"))
-    assert "Fort save" in poison and "0 hp" in poison
+    assert field(centipede, "Damage") == "d6 poison"
+    venom = next(n for n in centipede.notes if n.startswith("Venom"))
+    assert "not a lethal poison" in venom and "0 hp" not in venom  # Poison: lethal ones only
     dragon = fc.stat_block(monster(builtin_tables, "Young dragon"))  # magical: saves as a wizard
     assert field(dragon, "Saves").endswith("(as a wizard)")
     assert field(dragon, "Speed") == "20 ft, fly 60 ft"
@@ -382,6 +426,87 @@ def test_a_monster_off_its_brackets_numbers_keeps_the_difference(builtin_tables:
     assert field(get_system(builtin_tables, "fortmayn").stat_block(tough), "Difficulty Dice") == (
         "4"
     )
+
+
+# --------------------------------------------------------------------------- shields
+
+
+def table_dc(tables: TableSet, name: str) -> int:
+    """The `dc` a monster table gives (its armour or hide, before a shield)."""
+    for table_id in monster_table_ids(tables):
+        for e in tables.entries(table_id):
+            if e.get("name") == name:
+                return e.get("dc", 12)
+    raise AssertionError(name)
+
+
+def test_a_shield_gives_one_point_of_defense(builtin_tables: TableSet) -> None:
+    """FMC Basic, Armor & Speed: chainmail 14, a shield +1, so a cutthroat has DC 15."""
+    cutthroat = monster(builtin_tables, "Cutthroat")
+    assert (cutthroat.armor, cutthroat.shield, cutthroat.dc) == ("chainmail", True, 15)
+    # Monster Types: +50% XP at 14 and +100% at 16 is +25% a point; the shield's point too.
+    assert cutthroat.xp == 175
+    assert monster(builtin_tables, "Porc Warlord").dc == 17  # plate and shield
+    beasts = bestiary(builtin_tables).monsters
+    assert sum(m.shield for m in beasts) >= 10
+    for m in beasts:
+        assert m.dc == table_dc(builtin_tables, m.name) + (1 if m.shield else 0), m.name
+
+
+def test_a_monster_table_gives_the_defense_before_the_shield(run_cli, tmp_path: Path) -> None:
+    write(
+        tmp_path,
+        "monsters/mine.yaml",
+        "title: Mine\nfields: {name: str, plural: str, bracket: int, dc: int, speed: str,"
+        " damage_type: str, shield: bool?}\nentries:\n"
+        "  - {name: Shield Maid, plural: shield maids, bracket: 2, dc: 15, speed: '8\"',"
+        " damage_type: slash, shield: true}\n",
+    )
+    result = run_cli("--tables", tmp_path, "monsters")
+    assert result.code == 1
+    assert re.search(r"mine\.yaml:\d+: .*Shield Maid: dc must be 12, 14 or 16 .*shield", result.err)
+
+
+def without_shield(m: Monster) -> Monster:
+    return dataclasses.replace(m, shield=False, dc=m.dc - 1)
+
+
+# What a shield changes in each system's stat block, and nothing else: it counts once.
+SHIELD_CHANGES = {
+    "fmc": {"DC"},
+    "fortmayn": {"Shield"},
+    "f4c": {"Defence"},
+    "fantasy-core": {"AC", "Armour"},
+}
+
+
+@pytest.mark.parametrize("key", SYSTEMS)
+def test_a_shield_counts_once_in_every_system(builtin_tables: TableSet, key: str) -> None:
+    system = get_system(builtin_tables, key)
+    shielded = [m for m in bestiary(builtin_tables).monsters if m.shield]
+    for m in shielded:
+        block, bare = system.stat_block(m), system.stat_block(without_shield(m))
+        have, had = dict(block.fields), dict(bare.fields)
+        changed = {k for k in have.keys() | had.keys() if have.get(k) != had.get(k)}
+        assert changed == SHIELD_CHANGES[key], (m.name, have, had)
+        text = block_text(block).lower()
+        assert "shield" in text and "shield" not in block_text(bare).lower(), m.name
+        if key == "fmc":
+            assert int(have["DC"]) == int(had["DC"]) + 1
+            assert any("+1 is in its DC" in n for n in block.notes)
+        elif key == "f4c":  # one point of defence, nothing in the armour profile
+            assert have["Defence"] == f"{int(had['Defence']) + 1} (with shield)"
+        elif key == "fantasy-core":
+            assert int(have["AC"]) == int(had["AC"]) + 1
+            assert "shield" in have["Armour"] and "in its AC" in have["Armour"]
+        else:  # (Fortmayn): the small shield's usage die; Difficulty Dice unchanged
+            assert have["Shield"] == "usage d4"
+    cutthroat = system.stat_block(monster(builtin_tables, "Cutthroat"))
+    expected = {"fmc": ("DC", "15"), "f4c": ("Defence", "12 (with shield)"), "fantasy-core": (
+        "AC", "15")}  # fmt: skip
+    if key in expected:
+        label, value = expected[key]
+        assert field(cutthroat, label) == value
 
 
 # --------------------------------------------------------------------------- delve monsters
@@ -456,6 +581,12 @@ BROKEN = {
         lambda t: re.sub(r"\n +ac: \w+", "", t),
         r"stat-block\.yaml:\d+: table 'systems/fantasy-core/stat-block': \{\$ac\} is not a value",
     ),
+    "a shield's defense class left out": (
+        "systems/fantasy-core/defense.yaml",
+        lambda t: t.replace("  - dc: 15\n    ac: 15\n", ""),
+        r"defense\.yaml:\d+: table 'systems/fantasy-core/defense': no entry for defense class 15 "
+        r"\(14 and a shield\)",
+    ),
     "a bad ARGBY profile": (
         "systems/f4c/dice.yaml",
         lambda t: t.replace("argby: 2-6-5-5-4", "argby: 2-6-5"),
@@ -511,8 +642,11 @@ title: Mini guard by defense class
 fields: {dc: int, guard: str}
 entries:
   - {dc: 12, guard: low}
+  - {dc: 13, guard: low and a shield}
   - {dc: 14, guard: middling}
+  - {dc: 15, guard: middling and a shield}
   - {dc: 16, guard: high}
+  - {dc: 17, guard: high and a shield}
 """
 MINI_UNITS = """\
 title: Mini distances

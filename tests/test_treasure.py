@@ -56,10 +56,19 @@ def check_hoard(h: Hoard) -> None:
     if magic:
         item = magic[0]
         if item.kind == "scroll":
-            assert item.value_cp == SCROLL_CP and item.spell
+            assert item.spell
+            if h.value_cp >= SCROLL_CP:
+                assert item.value_cp == SCROLL_CP and item.name.startswith("Scroll of")
+            else:  # a lesser scroll is the whole hoard
+                assert item.value_cp == h.value_cp and item.name.startswith("Lesser scroll")
+                assert h.items == [item] and h.coins == Coins()
         elif item.kind == "focus":
-            assert 1 <= item.energy <= h.level
-            assert item.value_cp == FOCUS_CP_PER_ENERGY * item.energy
+            assert 0 <= item.energy <= h.level
+            if item.energy:
+                assert item.value_cp == FOCUS_CP_PER_ENERGY * item.energy
+            else:  # drained dry: the whole hoard
+                assert h.value_cp < FOCUS_CP_PER_ENERGY and item.value_cp == h.value_cp
+                assert h.items == [item] and "drained dry" in item.description
         else:
             w = item.weapon
             assert w is not None and item.value_cp == w.value_cp
@@ -176,14 +185,26 @@ def test_rules_example_thousand_cp_with_a_grunt_weapon(ts: TableSet) -> None:
     check_hoard(h)
 
 
-def test_scroll_too_dear_for_the_hoard_becomes_valuables(ts: TableSet) -> None:
+def test_scroll_too_dear_for_the_hoard_is_a_lesser_scroll(ts: TableSet) -> None:
+    """Our reading of a 2 in a hoard under 1,000 c.p.: a lesser scroll, one casting, that is
+    the whole hoard (so a level-1 site finds scrolls as often as the d6 says)."""
     h = find(ts, "scroll", 500)
-    assert not any(i.magic for i in h.items)
-    assert "scroll" in h.note and "500 c.p." in h.note
-    assert h.xp_coins_and_valuables == 500
+    (scroll,) = h.items
+    assert scroll.kind == "scroll" and scroll.value_cp == 500 and scroll.spell
+    assert scroll.name == f"Lesser scroll of {scroll.spell}"
+    assert "one casting" in scroll.description and h.coins == Coins()
+    assert "lesser scroll" in h.note and "500 c.p." in h.note
+    assert h.xp_coins_and_valuables == 0 and h.xp_if_sold == 500
     check_hoard(h)
+    # The same roll in a hoard that can pay is the whole scroll, of the same spell.
     fits = find(ts, "scroll", 1000)
     assert [i.kind for i in fits.items] == ["scroll"] and fits.coins == Coins()
+    assert fits.items[0].value_cp == SCROLL_CP and fits.note == ""
+    address = h.seed
+    again = roll_hoard(ts, Rng(address), 2500)
+    assert again.items[0].spell == scroll.spell and again.items[0].value_cp == SCROLL_CP
+    nothing = find(ts, "scroll", 0)
+    assert nothing.items == [] and "worth nothing" in nothing.note
 
 
 def test_weapon_too_dear_steps_its_die_down(ts: TableSet) -> None:
@@ -205,8 +226,11 @@ def test_focus_too_dear_is_partly_drained(ts: TableSet) -> None:
     check_hoard(h)
     full = find(ts, "focus", 3000, 3)
     assert [i.energy for i in full.items if i.magic] == [3] and full.note == ""
-    none = find(ts, "focus", 499, 1)
-    assert not any(i.magic for i in none.items) and "no magic item" in none.note
+    dry = find(ts, "focus", 499, 1)
+    (item,) = dry.items
+    assert (item.energy, item.value_cp, item.name) == (0, 499, "Arcane focus (empty)")
+    assert "drained dry" in dry.note
+    check_hoard(dry)
 
 
 def test_magic_item_d6_odds(ts: TableSet) -> None:
@@ -234,6 +258,86 @@ def test_magic_item_d6_odds(ts: TableSet) -> None:
         assert h.note == ""
     assert_fits(kinds, probs, n)
     assert_fits(rolls, table.die.distribution(), n)
+
+
+D6_ODDS = {
+    "magic_weapon": Fraction(1, 6),
+    "scroll": Fraction(1, 6),
+    "focus": Fraction(1, 6),
+    "valuable": Fraction(1, 2),
+}
+LOW_LEVELS = (1, 2, 3)
+
+
+def found(h: Hoard) -> str:
+    magic = [i.kind for i in h.items if i.magic]
+    return magic[0] if magic else "valuable"
+
+
+def face(ts: TableSet, h: Hoard) -> str:
+    table = ts.get("treasure/magic-item")
+    return table.lookup[h.magic_roll - table.low]["key"]
+
+
+@pytest.fixture(scope="module")
+def low_level_hoards(ts: TableSet) -> dict[int, list[Hoard]]:
+    """Every hoard of 400 six-room sites and 400 one-room lairs (500 x d6) at levels 1-3:
+    the hoard values play really meets, a level-1 site's 300-700 c.p. among them."""
+    from generator.build.site import generate_site
+
+    out: dict[int, list[Hoard]] = {}
+    for level in LOW_LEVELS:
+        hoards = []
+        for i in range(400):
+            site = generate_site(ts, Rng(f"low/{level}/{i}"), level=level)
+            hoards += [r.hoard for r in site.rooms if r.hoard]
+            lair = Rng(f"low-lair/{level}/{i}")
+            hoards.append(roll_hoard(ts, lair, 500 * lair.die(6), level, POWER_DICE[i % 5]))
+        out[level] = hoards
+    return out
+
+
+@pytest.mark.parametrize("level", LOW_LEVELS)
+def test_what_is_found_keeps_the_d6_odds_at_low_levels(
+    ts: TableSet, low_level_hoards: dict, level: int
+) -> None:
+    """FMC Basic, Treasure Hoards: d6, 1 weapon, 2 scroll, 3 focus, 4-6 valuables, in every
+    hoard. A level-1 site's hoards are worth less than a scroll: each still finds what the d6
+    said (a lesser scroll, a drained focus), save a weapon in a hoard under the d4's 400 c.p."""
+    hoards = low_level_hoards[level]
+    assert len(hoards) == 1200
+    values = {h.value_cp for h in hoards}
+    if level == 1:
+        assert min(values) == 300 and any(v < SCROLL_CP for v in values)
+    for h in hoards:
+        check_hoard(h)
+        want = face(ts, h)
+        if want == "magic_weapon" and h.value_cp < 400:
+            assert found(h) == "valuable" and "d4" in h.note
+        else:
+            assert found(h) == want, (h.seed, h.value_cp, want, h.note)
+    # The d6 itself, and what is found where even the least weapon fits, against the d6.
+    assert_fits(
+        Counter(h.magic_roll for h in hoards), {n: Fraction(1, 6) for n in range(1, 7)}, 1200
+    )
+    payable = [h for h in hoards if h.value_cp >= 400]
+    assert_fits(Counter(found(h) for h in payable), D6_ODDS, len(payable))
+    # Scrolls and foci over every hoard, the 300 c.p. ones included: 1 in 6 each.
+    for kind in ("scroll", "focus"):
+        counts = Counter(kind if found(h) == kind else "other" for h in hoards)
+        assert_fits(counts, {kind: Fraction(1, 6), "other": Fraction(5, 6)}, len(hoards))
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="a level-1 site may split its 1,000 c.p. 700/300 (build/site.py), and 300 c.p. "
+    "cannot hold the least magic weapon (d4, 400 c.p.); passes once every level-1 hoard is 400+",
+)
+def test_a_one_on_the_d6_is_a_weapon_in_every_level_one_hoard(
+    ts: TableSet, low_level_hoards: dict
+) -> None:
+    weapons = [h for h in low_level_hoards[1] if face(ts, h) == "magic_weapon"]
+    assert all(found(h) == "magic_weapon" for h in weapons)
 
 
 # --------------------------------------------------------------------------- weapons
@@ -316,7 +420,8 @@ def test_repeated_power_names_are_null(tmp_path: Path) -> None:
     for i in range(50):
         w = roll_weapon(ts, Rng(f"dull/{i}"), "d12")
         assert w.powers == ["P1"] and w.bonus == 4
-        assert "that glows" in w.description and "+4" in w.description
+        # The bonus is the number alone: each rules system words it (weapon_bonus).
+        assert "that glows" in w.description and "+4" not in w.description
 
 
 def test_bad_power_die(ts: TableSet) -> None:

@@ -4,6 +4,10 @@ FMC Basic, Monster Types: a monster's bracket fixes its XP, hit points, attack a
 XP rises by half for medium defense (14), doubles for heavy defense (16), and rises by another
 half for formidable powers. The 20 example monsters all fit that rule, so monsters written
 without explicit numbers get them from it.
+
+A table's `dc` is the defense of the monster's armour or hide (12, 14 or 16, as FMC Basic's
+leather, chainmail and plate); `shield: true` adds the shield's +1 (FMC Basic, Armor & Speed),
+so the model's `Monster.dc` is the number an attack roll must reach: 13, 15 or 17 with a shield.
 """
 
 from __future__ import annotations
@@ -30,7 +34,15 @@ BRACKETS = needs.declare(
     },
     values={"bracket": (1, 2, 3, 4, 5)},
 )
-DEFENSE_BONUS = {12: 0.0, 14: 0.5, 16: 1.0}  # FMC Basic, Monster Types: +50% / +100% XP
+# FMC Basic, Monster Types: light (12), medium (14) and heavy (16) defense. A table's dc is one
+# of these: the defense of the monster's armour or hide, before any shield.
+ARMOUR_CLASSES = (12, 14, 16)
+# FMC Basic, Armor & Speed: a shield gives +1 defense (counted once, here, in Monster.dc).
+SHIELD_BONUS = 1
+DEFENSE_CLASSES = (12, 13, 14, 15, 16, 17)
+# FMC Basic, Monster Types: +50% XP at defense 14, +100% at 16. That is +25% a point of defense,
+# and a shield's point is worth the same: chainmail and shield (15) is +75%.
+DEFENSE_BONUS = {dc: (dc - 12) / 4 for dc in DEFENSE_CLASSES}
 FORMIDABLE_BONUS = 0.5
 
 
@@ -127,9 +139,14 @@ def bestiary(tables: TableSet) -> Bestiary:
                 continue
             b = by_bracket[number]
             dc = e.get("dc", 12)
-            if dc not in DEFENSE_BONUS:
-                problems.append(f"{where}: {name}: dc must be 12, 14 or 16, not {dc!r}")
+            if dc not in ARMOUR_CLASSES:
+                problems.append(
+                    f"{where}: {name}: dc must be 12, 14 or 16 (the defense of its armour or "
+                    f"hide; shield: true adds a shield's +1), not {dc!r}"
+                )
                 continue
+            shield = bool(e.get("shield", False))
+            dc += SHIELD_BONUS if shield else 0
             formidable = bool(e.get("formidable", False))
             key = _key(name)
             if key in seen:
@@ -154,7 +171,7 @@ def bestiary(tables: TableSet) -> Bestiary:
                     damage_type=e.get("damage_type") or "crush",
                     resist=list(e.get("resist") or []),
                     armor=e.get("armor"),
-                    shield=bool(e.get("shield", False)),
+                    shield=shield,
                     tags=list(e.tags),
                     description=e.result,
                 )

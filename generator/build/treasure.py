@@ -14,16 +14,23 @@ How a hoard is filled
    Worth: a scroll 1,000 c.p. and a weapon 100 c.p. per face of its power die (both from the
    rules). The rules give a focus no worth; we price it at 500 c.p. per point of energy (half a
    scroll: a point of energy powers one casting each adventure, where a scroll is the spell).
-3. **A magic item worth more than the whole hoard** is kept in a lesser form if it has one, so
-   the adventurers still find magic and the total stays exact; ``Hoard.note`` says what changed:
+3. **A magic item worth more than the whole hoard** is kept in a lesser form, so the d6 keeps
+   its odds at every level (a level-1 site's hoards are worth 300-700 c.p., less than a
+   scroll) and the total stays exact; ``Hoard.note`` says what changed:
 
    - a weapon's power die steps down (d10 -> d8 -> ...) until the weapon fits: a lesser blade
-     the holders took from weaker hands; below a d4 (400 c.p.) there is no weapon;
+     the holders took from weaker hands. The rules price a weapon by its die, and there is none
+     below a d4 (400 c.p.), so a hoard under 400 c.p. holds no weapon;
    - a focus is found partly drained: it holds as many points of energy as fit (500 c.p. each);
-     a hoard under 500 c.p. has no focus;
-   - a scroll has no lesser form: a hoard under 1,000 c.p. holds none.
+     in a hoard under 500 c.p. it is drained dry, a mage can fill it in downtime (FMC Basic,
+     Downtime), and it is the whole hoard, worth what the hoard is worth;
+   - a scroll becomes a **lesser scroll**: the same spell in a hasty copy good for one casting
+     (a mage who casts from a whole scroll with energy keeps it, FMC Basic, Mages; this one
+     fades whoever casts it). It stands in for all of the hoard's valuables and coins: it is
+     the whole hoard, worth what the hoard is worth, below the whole scroll's 1,000 c.p.
 
-   With no item left, the hoard is "just valuable", as on a 4-6.
+   With no item left (a weapon in a hoard under 400 c.p., anything in a hoard worth nothing),
+   the hoard is "just valuable", as on a 4-6.
 4. Of what is left, a share of 0-50 % (by a d6: (d6 - 1) x 10 %) is set aside as coins. The rest
    buys distinct valuables from ``treasure/valuables``: a handful of pieces, more for a bigger
    budget (as many as the budget has digits, sometimes one more), each priced between a quarter
@@ -62,6 +69,11 @@ __all__ = [
 SCROLL_CP = 1000
 # Our choice (the text prices no focus): 500 c.p. per point of energy, half a scroll.
 FOCUS_CP_PER_ENERGY = 500
+LESSER_SCROLL = (
+    "A hasty copy, good for one casting: whoever casts from it, mage or not, sees the ink fade "
+    "as the spell goes, and no mage can keep it by spending energy."
+)
+EMPTY_FOCUS = "It is drained dry; a mage can fill it with their own energy over a week of downtime."
 _SIDES = {"d4": 4, "d6": 6, "d8": 8, "d10": 10, "d12": 12}
 _MAX_QUANTITY = 20  # at most this many of one valuable; a vaster share spills into coins
 
@@ -299,14 +311,12 @@ def roll_weapon(tables: TableSet, rng: Rng, power_die: str) -> MagicWeapon:
     name = f"{words.capital(epithet)}, {words.with_article(noun)} {look.look(rng)}"
     kind = noun if "handed" in noun else f"{'one' if hands == 1 else 'two'}-handed {noun}"
     a_kind = words.capital(words.with_article(kind))
+    # The bonus is a number here and nowhere in the words: each rules system says what it does
+    # (its weapon_bonus term), so a (Fortmayn) booklet never prints FMC's "+2 to attack".
     if rolled:
         description = f"{a_kind} that {words.join([p[2] for p in rolled])}."
-        if bonus:
-            description += f" It adds +{bonus} to attack and damage rolls."
     else:
-        description = (
-            f"{a_kind} with no powers, plain but keen: +{bonus} to attack and damage rolls."
-        )
+        description = f"{a_kind} with no powers, plain but keen."
     return MagicWeapon(
         name=name,
         description=description,
@@ -353,36 +363,56 @@ def _weapon_item(
 def _scroll_item(
     tables: TableSet, look: _HoardTables, rng: Rng, value_cp: int
 ) -> tuple[Item | None, str]:
-    if SCROLL_CP > value_cp:
-        return None, (
-            f"Rolled a spell scroll, but a scroll ({SCROLL_CP:,} c.p.) is worth more than this "
-            f"{value_cp:,} c.p. hoard: no magic item."
-        )
     srng = rng.child("scroll")
     _, entry = look.roll_spell(srng)
     spell, effect = entry["name"], entry["effect"]
     description = f"{look.scroll_look(srng)} It holds the spell {spell}: {effect}"
-    return Item("scroll", f"Scroll of {spell}", SCROLL_CP, description, spell=spell), ""
+    if value_cp >= SCROLL_CP:
+        return Item("scroll", f"Scroll of {spell}", SCROLL_CP, description, spell=spell), ""
+    if value_cp < 1:
+        return None, "Rolled a spell scroll, but this hoard is worth nothing: no magic item."
+    # FMC Basic, Treasure Hoards: a 2 on the d6 is a scroll, worth 1,000 c.p.; a level-1 site's
+    # hoards (300-700 c.p.) cannot pay for one. Our reading, so a 2 is a scroll at every level:
+    # a lesser scroll, a hasty copy good for one casting (Mages: casting from a scroll with
+    # energy keeps it; this one fades whoever casts it), that stands in for the whole hoard.
+    description += f" {LESSER_SCROLL}"
+    note = (
+        f"Rolled a spell scroll; a whole scroll ({SCROLL_CP:,} c.p.) is worth more than this "
+        f"{value_cp:,} c.p. hoard, so it is a lesser scroll, good for one casting, and it is "
+        "the whole hoard."
+    )
+    item = Item("scroll", f"Lesser scroll of {spell}", value_cp, description, spell=spell)
+    return item, note
 
 
 def _focus_item(look: _HoardTables, rng: Rng, value_cp: int, level: int) -> tuple[Item | None, str]:
     # FMC Basic, Treasure Hoards: a focus holds energy equal to the site's level.
     energy, note = level, ""
     wanted = FOCUS_CP_PER_ENERGY * level
+    description = look.focus_object(rng.child("focus"))
+    worth = FOCUS_CP_PER_ENERGY * energy
     if wanted > value_cp:
         energy = value_cp // FOCUS_CP_PER_ENERGY
-        if energy == 0:
-            return None, (
-                f"Rolled an arcane focus, but a focus holding {level} energy ({wanted:,} c.p.) "
-                f"is worth more than this {value_cp:,} c.p. hoard: no magic item."
-            )
+        worth = FOCUS_CP_PER_ENERGY * energy
         note = (
             f"Rolled an arcane focus holding {level} energy ({wanted:,} c.p.), more than this "
             f"{value_cp:,} c.p. hoard: it is found partly drained, holding {energy}."
         )
-    description = look.focus_object(rng.child("focus"))
-    worth = FOCUS_CP_PER_ENERGY * energy
-    item = Item("focus", f"Arcane focus ({energy} energy)", worth, description, energy=energy)
+        if energy == 0:
+            if value_cp < 1:
+                return (
+                    None,
+                    "Rolled an arcane focus, but this hoard is worth nothing: no magic item.",
+                )
+            # As a lesser scroll does (above), a focus drained dry stands in for the whole hoard.
+            worth = value_cp
+            description += f" {EMPTY_FOCUS}"
+            note = (
+                f"Rolled an arcane focus holding {level} energy ({wanted:,} c.p.), more than "
+                f"this {value_cp:,} c.p. hoard: it is found drained dry, and it is the whole hoard."
+            )
+    name = f"Arcane focus ({energy} energy)" if energy else "Arcane focus (empty)"
+    item = Item("focus", name, worth, description, energy=energy)
     return item, note
 
 

@@ -12,17 +12,17 @@ import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from generator.build.monsters import DEFENSE_BONUS, brackets
+from generator.build.monsters import brackets
 from generator.engine import words
 from generator.engine.tables import Entry, Table, TableSet, Template
 from generator.errors import DelveError, TableError
 from generator.model.monster import Monster
+from generator.systems.checks import lookup_problems, placeholder_problems
 from generator.systems.fill import (
     Missing,
     fill,
     hit_dice_text,
     number_text,
-    placeholders,
     round_half_up,
     row_values,
     speeds,
@@ -31,7 +31,6 @@ from generator.systems.fill import (
 )
 from generator.systems.results import RandomEvent, StatBlock
 from generator.systems.spec import (
-    BASE_VARS,
     CLASSES,
     LOOKUPS,
     OTHER_KEYS,
@@ -121,9 +120,13 @@ class System:
         if terms is not None:
             self._load_terms(terms)
         if not self.problems:
-            self._check_lookups()
+            self.problems.extend(lookup_problems(self.tables, self._lookups))
         if not self.problems and stat is not None:
-            self._check_placeholders(stat)
+            self.problems.extend(
+                placeholder_problems(
+                    self.key, stat, self.table("terms"), self._terms, self._lookups, self.hook
+                )
+            )
         if not self.problems and self.hook is not None:
             self.problems.extend(self.hook.check(self))
         if self.problems:
@@ -148,94 +151,6 @@ class System:
             )
         if "name" in self._terms and not self.name:
             self.name = self._terms["name"].result
-
-    def _check_lookups(self) -> None:
-        table = self._lookups.get("brackets")
-        if table is not None:
-            have = {e["bracket"] for e in table.entries}
-            for number in sorted(set(brackets(self.tables)) - have):
-                self.problems.append(f"{where(table)}: no entry for bracket {number}")
-        table = self._lookups.get("defense")
-        if table is not None:
-            have = {e["dc"] for e in table.entries}
-            for dc in sorted(set(DEFENSE_BONUS) - have):
-                self.problems.append(f"{where(table)}: no entry for defense class {dc}")
-        table = self._lookups.get("classes")
-        if table is not None:
-            have = {(e["class"], e["bracket"]) for e in table.entries}
-            for cls in dict.fromkeys(e["class"] for e in table.entries):
-                for number in sorted(brackets(self.tables)):
-                    if (cls, number) not in have:
-                        self.problems.append(
-                            f"{where(table)}: no entry for class '{cls}' at bracket {number}"
-                        )
-        table = self._lookups.get("units")
-        if table is not None:
-            e = table.entries[0]
-            if len(table.entries) != 1:
-                self.problems.append(f"{where(table)}: needs exactly one entry")
-            elif e["per_inch"] <= 0 or e["round"] <= 0:
-                self.problems.append(f"{where(table, e.line)}: per_inch and round must be above 0")
-            elif not e.result:
-                self.problems.append(
-                    f"{where(table, e.line)}: needs a result such as '{{$value}} m'"
-                )
-        table = self._lookups.get("events")
-        if table is not None:
-            dice = [e["die"] for e in table.entries]
-            if sorted(dice) != list(range(1, len(dice) + 1)):
-                self.problems.append(f"{where(table)}: the event dice must be numbered 1, 2, 3...")
-        for name in ("speeds", "ranges"):
-            table = self._lookups.get(name)
-            if table is not None:
-                bands = [e["up_to"] for e in table.entries]
-                if bands != sorted(set(bands)):
-                    self.problems.append(f"{where(table)}: up_to must rise from entry to entry")
-
-    def _known_names(self) -> set[str]:
-        known = set(BASE_VARS)
-        for name, table in self._lookups.items():
-            declared = set(table.fields) - {"note"}
-            known |= declared
-            if name == "armour":
-                known |= {f"shield_{f}" for f in declared}
-        if self.hook is not None:
-            known |= self.hook.provides
-        return known
-
-    def _check_placeholders(self, stat: Table) -> None:
-        known = self._known_names()
-
-        def check(text: Template | str, table: Table, line: int) -> None:
-            for name in placeholders(text):
-                base = name[:-7] if name.endswith("_signed") else name
-                if name not in known and base not in known:
-                    self.problems.append(
-                        f"{where(table, line)}: {{${name}}} is not a value of system "
-                        f"'{self.key}' (no table of the system declares it)"
-                    )
-
-        for e in stat.entries:
-            check(e.templates.get("value", e["value"]), stat, e.line)
-            for name in str(e.get("when") or "").split():
-                if name.lstrip("!") not in known:
-                    self.problems.append(
-                        f"{where(stat, e.line)}: when: '{name}' is not a value of system "
-                        f"'{self.key}'"
-                    )
-        terms = self.table("terms")
-        for key, e in self._terms.items():
-            if key.startswith(("special", "area.", "speed.", "frequency.")) or key == "resist":
-                assert terms is not None
-                check(e.template, terms, e.line)
-        for table in self._lookups.values():
-            for e in table.entries:
-                if "note" in e.data:
-                    check(e.templates.get("note", e["note"]), table, e.line)
-        resist = self._lookups.get("resist")
-        if resist is not None:
-            for e in resist.entries:
-                check(e.template, resist, e.line)
 
     # ---- words
 

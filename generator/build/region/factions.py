@@ -85,10 +85,12 @@ def biome_encounters(
             zip(table.lookup, look.encounter_monsters[biome], strict=True), start=1
         ):
             reaction = tables.roll("npc/reaction", erng.child(f"{roll}/reaction"))
+            # The dice in a line's text ({1d4+2} wagons) are rolled for that line itself, in its
+            # own stream; rolling the table again would print another line's text.
             text = (
                 e.template.static
                 if e.template.static is not None
-                else tables.roll(tid, erng.child(f"{roll}/text")).text
+                else tables._rolled(table, e, erng.child(f"{roll}/text"), None).text
             )
             entries.append(
                 EncounterEntry(
