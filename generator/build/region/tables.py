@@ -1,0 +1,186 @@
+"""The region tables, read and checked once per TableSet: biomes and their look.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from generator.build.monsters import bestiary
+from generator.build.region.rules import BIOMES, STOCKING_KEYS, STOCKING_TABLE, SYMBOLS
+from generator.build.site import themes
+from generator.engine.dice import parse
+from generator.engine.tables import Entry, TableSet
+from generator.errors import DiceError, TableError
+from generator.model.monster import Monster
+from generator.model.region import (
+    ATTITUDES,
+    MOODS,
+    REACTIONS,
+)
+
+
+@dataclass(frozen=True)
+class BiomeInfo:
+    key: str
+    name: str
+    difficult: bool
+    passable: bool
+    color: str
+    symbol: str
+    neighbours: frozenset[str]
+    weight: float
+    description: str
+
+
+@dataclass
+class RegionTables:
+    """What the region generator reads from the tables, checked once per TableSet."""
+
+    biomes: dict[str, BiomeInfo]
+    keepers: dict[str, list[Monster]]  # biome -> monsters that may keep a one-room lair
+    lair_fallback: list[list[Monster]]  # each site theme's inhabitants
+    haven_pools: dict[str, list[Entry]]  # biome -> haven kinds that suit it
+    encounter_monsters: dict[str, list[Monster]]  # biome -> monster of each d6 line
+    lair_options: dict[tuple[str, int], tuple[tuple[tuple[Monster, int], ...], ...]] = field(
+        default_factory=dict
+    )
+
+
+def _where(tables: TableSet, table_id: str, entry: Entry | None = None) -> str:
+    t = tables.get(table_id)
+    return f"{t.path}:{entry.line if entry else t.line}: table '{table_id}'"
+
+
+def _check_keys(tables: TableSet, table_id: str, allowed: Iterable[str]) -> list[str]:
+    allowed = tuple(allowed)
+    tables.require_fields(table_id, {"key": "str"})
+    return [
+        f"{_where(tables, table_id, e)}: key {e['key']!r} must be one of {', '.join(allowed)}"
+        for e in tables.entries(table_id)
+        if e["key"] not in allowed
+    ]
+
+
+def region_tables(tables: TableSet) -> RegionTables:
+    """Check every table the region generator relies on; raise TableError naming FILE:LINE."""
+    cached = tables.derived.get("region")
+    if cached is not None:
+        return cached
+    table = tables.require_fields(
+        BIOMES,
+        {
+            "key": "str",
+            "name": "str",
+            "difficult": "bool",
+            "passable": "bool",
+            "color": "str",
+            "symbol": "str",
+            "neighbours": "list",
+        },
+    )
+    beasts = bestiary(tables)
+    problems: list[str] = []
+    biomes: dict[str, BiomeInfo] = {}
+    keys = [e["key"] for e in table.entries]
+    for e in table.entries:
+        where = f"{_where(tables, BIOMES, e)}: biome '{e['key']}'"
+        if e["key"] in biomes:
+            problems.append(f"{where}: key is used twice")
+            continue
+        for other in e["neighbours"]:
+            if other not in keys:
+                problems.append(f"{where}: neighbours name an unknown biome {other!r}")
+        if e["symbol"] not in SYMBOLS:
+            problems.append(
+                f"{where}: symbol {e['symbol']!r} is not one the map draws ({', '.join(SYMBOLS)})"
+            )
+        for kind in ("landmarks", "encounters"):
+            if not tables.has(f"region/{kind}/{e['key']}"):
+                problems.append(f"{where}: has no table 'region/{kind}/{e['key']}'")
+        biomes[e["key"]] = BiomeInfo(
+            key=e["key"],
+            name=e["name"],
+            difficult=e["difficult"],
+            passable=e["passable"],
+            color=e["color"],
+            symbol=e["symbol"],
+            neighbours=frozenset(str(n) for n in e["neighbours"]),
+            weight=e.weight,
+            description=e.result,
+        )
+    if biomes and not any(b.passable for b in biomes.values()):
+        problems.append(f"{_where(tables, BIOMES)}: no biome is passable; a haven needs land")
+    if problems:
+        raise TableError(problems)
+    problems += _check_keys(tables, STOCKING_TABLE, STOCKING_KEYS)
+    problems += _check_keys(tables, "npc/mood", MOODS)
+    problems += _check_keys(tables, "npc/reaction", REACTIONS)
+    problems += _check_keys(tables, "region/faction-relations", ATTITUDES)
+    tables.require_fields("region/road-kinds", {"kind": "str"})
+    for e in tables.entries("region/road-kinds"):
+        if e["kind"] not in ("road", "trail"):
+            problems.append(
+                f"{_where(tables, 'region/road-kinds', e)}: kind {e['kind']!r} must be "
+                "road or trail"
+            )
+    tables.require_fields(
+        "region/factions",
+        {"key": "str", "name": "str", "goal": "str", "leader": "str", "members": "str"},
+    )
+    for e in tables.entries("region/factions"):
+        if beasts.find(e["members"]) is None:
+            problems.append(
+                f"{_where(tables, 'region/factions', e)}: members name unknown monster "
+                f"{e['members']!r}"
+            )
+    tables.require_fields("region/haven-kinds", {"kind": "str", "offers": "str", "runner": "str"})
+    encounter_monsters: dict[str, list[Monster]] = {}
+    for key in biomes:
+        tid = f"region/encounters/{key}"
+        t = tables.require_fields(tid, {"monster": "str", "count": "str", "doing": "str"})
+        if t.die is None or t.die.text.strip().lower() not in ("d6", "1d6"):
+            problems.append(f"{_where(tables, tid)}: must roll a d6 (one line per face)")
+            continue
+        found: list[Monster] = []
+        for e in t.lookup:
+            m = beasts.find(e["monster"])
+            if m is None:
+                problems.append(f"{_where(tables, tid, e)}: unknown monster {e['monster']!r}")
+            else:
+                found.append(m)
+            try:
+                parse(e["count"])
+            except DiceError as err:
+                problems.append(f"{_where(tables, tid, e)}: count: {err}")
+        encounter_monsters[key] = found
+        tables.require_fields(f"region/landmarks/{key}", {"name": "str"})
+    if problems:
+        raise TableError(problems)
+    roster = {m.monster.name: m.monster for th in themes(tables).values() for m in th.roster}
+    keepers = {
+        key: sorted(
+            {m.name: m for m in found if "humanoid" not in m.tags or m.name in roster}.values(),
+            key=lambda m: m.name,
+        )
+        for key, found in encounter_monsters.items()
+    }
+    havens = tables.entries("region/haven-kinds")
+    pools = {}
+    for key in biomes:
+        fitting = [
+            e for e in havens if key in (e.get("biomes") or ["any"]) or "any" in e.get("biomes", [])
+        ]
+        pools[key] = fitting or list(havens)
+    result = RegionTables(
+        biomes=biomes,
+        keepers=keepers,
+        lair_fallback=[
+            sorted({m.monster.name: m.monster for m in th.roster}.values(), key=lambda m: m.name)
+            for _, th in sorted(themes(tables).items())
+        ],
+        haven_pools=pools,
+        encounter_monsters=encounter_monsters,
+    )
+    tables.derived["region"] = result
+    return result
