@@ -135,3 +135,11 @@ def join(words: list[str] | tuple[str, ...], last: str = "and") -> str:
     if len(items) <= 1:
         return "".join(items)
     return f"{', '.join(items[:-1])} {last} {items[-1]}"
+
+
+_NUMBER_WORDS = "zero one two three four five six seven eight nine ten eleven twelve".split()
+
+
+def number(n: int) -> str:
+    """'four' for 4: numbers up to twelve in words, as prose writes them; larger in figures."""
+    return _NUMBER_WORDS[n] if 0 <= n < len(_NUMBER_WORDS) else f"{n:,}"
