@@ -13,6 +13,7 @@ import networkx as nx
 
 from generator.errors import DocumentError
 from generator.model import doc
+from generator.model.danger import Danger, Route
 from generator.model.monster import Monster
 from generator.model.treasure import Hoard
 
@@ -20,6 +21,12 @@ CONTENTS = ("monsters_with_treasure", "monsters", "hidden_treasure", "feature")
 OBSTACLES = ("locked_door", "hidden_door", "long_corridor", "none")
 HISTORY_KEYS = ("who", "what", "when", "where", "why", "how")
 ROOM_COUNTS = (6, 12, 18, 24, 30, 36)
+
+
+def _danger(data: Any, path: str) -> Danger | None:
+    """The optional `danger` of a room or encounter (present when danger was estimated)."""
+    raw = doc.field(data, "danger", dict, path, None)
+    return Danger.from_dict(raw, f"{path}.danger") if raw is not None else None
 
 
 @dataclass
@@ -118,6 +125,7 @@ class Room:
     y: int = 0
     w: int = 3
     h: int = 3
+    danger: Danger | None = None  # from generator.sim, only when asked for
 
     @property
     def monster_xp(self) -> int:
@@ -142,6 +150,7 @@ class Room:
             "feature": self.feature.to_dict() if self.feature else None,
             "seed": self.seed,
             "map": {"x": self.x, "y": self.y, "w": self.w, "h": self.h},
+            **({"danger": self.danger.to_dict()} if self.danger else {}),
         }
 
     @classmethod
@@ -173,6 +182,7 @@ class Room:
             y=f(box, "y", int, at, 0),
             w=f(box, "w", int, at, 3),
             h=f(box, "h", int, at, 3),
+            danger=_danger(data, path),
         )
 
 
@@ -218,6 +228,7 @@ class Encounter:
     count: str  # a dice formula, e.g. "1d4+2"
     doing: str
     xp_each: int
+    danger: Danger | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -226,6 +237,7 @@ class Encounter:
             "count": self.count,
             "doing": self.doing,
             "xp_each": self.xp_each,
+            **({"danger": self.danger.to_dict()} if self.danger else {}),
         }
 
     @classmethod
@@ -237,6 +249,7 @@ class Encounter:
             f(data, "count", str, path),
             f(data, "doing", str, path),
             f(data, "xp_each", int, path, 0),
+            _danger(data, path),
         )
 
 
@@ -256,6 +269,7 @@ class Site:
     bestiary: dict[str, Monster]
     system: str = "fmc"
     version: str = ""
+    routes: list[Route] = field(default_factory=list)  # from generator.sim, when asked for
 
     kind = "site"
 
@@ -324,6 +338,7 @@ class Site:
             "encounters": [e.to_dict() for e in self.encounters],
             "bestiary": {k: m.to_dict() for k, m in self.bestiary.items()},
             "totals": {"monster_xp": self.monster_xp, "treasure_cp": self.treasure_cp},
+            **({"routes": [r.to_dict() for r in self.routes]} if self.routes else {}),
         }
 
     @classmethod
@@ -354,6 +369,9 @@ class Site:
             },
             system=f(data, "system", str, path, "fmc"),
             version=f(data, "version", str, path, ""),
+            routes=[Route.from_dict(v, p) for p, v in doc.items(data, "routes", path)]
+            if "routes" in data
+            else [],
         )
         site.check(path)
         return site
