@@ -8,6 +8,7 @@ from typing import Annotated, Any
 import typer
 
 from generator.cli.common import (
+    DangerOption,
     OutputOption,
     PaperOption,
     SystemOption,
@@ -66,6 +67,7 @@ def region(
     paper: PaperOption = "a4",
     templates: TemplatesOption = None,
     system: SystemOption = None,
+    danger: DangerOption = None,
 ) -> None:
     """Generate a hex region: terrain, havens, sites, lairs, landmarks, factions, encounters.
 
@@ -98,4 +100,4 @@ def region(
         finally:
             if bar is not None:
                 bar.close()
-        _write(model, fmt, out, system)
+        _write(model, fmt, out, system, danger)

@@ -8,10 +8,12 @@ from typing import Annotated
 import typer
 
 from generator.cli.common import (
+    DangerOption,
     OutputOption,
     PaperOption,
     SystemOption,
     TemplatesOption,
+    add_danger,
     booklet_session,
     emit,
     resolve_system,
@@ -35,6 +37,7 @@ def site(
     paper: PaperOption = "a4",
     templates: TemplatesOption = None,
     system: SystemOption = None,
+    danger: DangerOption = None,
 ) -> None:
     """Generate a looping site: rooms, monsters, treasure, traps and a map.
 
@@ -48,7 +51,7 @@ def site(
             resolve_system(system)  # a bad --system fails before any seed is drawn
         rng = rng_for(seed)
         model = generate_site(ts, rng, level=level, rooms=rooms, theme=theme)
-        _write(model, fmt, out, system)
+        _write(model, fmt, out, system, danger)
 
 
 def render(
@@ -60,6 +63,7 @@ def render(
     paper: PaperOption = "a4",
     templates: TemplatesOption = None,
     system: SystemOption = None,
+    danger: DangerOption = None,
 ) -> None:
     """Render a saved (and perhaps edited) site or region document.
 
@@ -70,11 +74,19 @@ def render(
     model = documents.load(document)
     label = "region booklet" if model.kind == "region" else None
     with booklet_session(paper, templates, out, fmt, progress_label=label, generates=False):
-        _write(model, fmt, out, system)
+        _write(model, fmt, out, system, danger)
 
 
-def _write(model: object, fmt: str, out: Path | None, system: str | None = None) -> None:
-    """Render in the chosen rules system (recorded in the document) and write or print."""
+def _write(
+    model: object,
+    fmt: str,
+    out: Path | None,
+    system: str | None = None,
+    danger: bool | None = None,
+) -> None:
+    """Render in the chosen rules system (recorded in the document) and write or print, with
+    danger estimates where the format shows them (add_danger)."""
+    add_danger(model, fmt, danger, system or getattr(model, "system", None))
     if fmt in ("json", "graphml", "svg") and system is None:
         # These print no rules: the document keeps the system it names, unresolved.
         data = documents.render(model, fmt)

@@ -45,7 +45,12 @@ def under(d: Danger, system: System | None) -> str:
 def danger_line(d: Danger, system: System | None = None) -> str:
     """'Danger for four level-1 characters: hard, win 71%, someone drops 38%.' and, where the
     booklet's system has a simulation of its own, its figures too."""
-    text = f"Danger for {d.party}{under(d, system)}: {short(d)}."
+    return f"Danger {danger_rest(d, system)}"
+
+
+def danger_rest(d: Danger, system: System | None = None) -> str:
+    """The line after its first word, for booklets that set 'Danger' as a label."""
+    text = f"for {d.party}{under(d, system)}: {short(d)}."
     if system is not None and system.key in d.others:
         other = d.others[system.key]
         text += f" By {system.name}'s own rules: {short(other)}."
@@ -54,18 +59,12 @@ def danger_line(d: Danger, system: System | None = None) -> str:
 
 def route_line(route: Route) -> str:
     last = route.steps[-1].through if route.steps else 1.0
+    where = f"level {route.level}" if route.level > 1 else "the site"
     return (
-        f"Fighting every occupied room in key order without a rest, {route.party} get through "
-        f"all of them {percent(last)} of the time (FMC Basic's rules, {route.trials:,} trials)."
+        f"Fighting every occupied room of {where} in key order without a rest (hit points, "
+        f"energy and shields carry over), {route.party} win every fight {percent(last)} of the "
+        f"time (FMC Basic's rules, {route.trials:,} trials)."
     )
-
-
-def route_rows(route: Route, names: dict[int, str]) -> list[list[str]]:
-    """[room, verdict of that room alone, chance of getting this far] rows for a table."""
-    rows = []
-    for step in route.steps:
-        rows.append([names.get(step.room, str(step.room)), percent(step.through)])
-    return rows
 
 
 def report(d: Danger, title: str) -> str:
@@ -128,3 +127,41 @@ def document_report(model: object) -> str:
             if e.danger:
                 lines.append(f"{table.name} {e.roll} ({e.count} {e.monster}): {short(e.danger)}")
     return "\n".join(lines)
+
+
+# --------------------------------------------------------------------------- key blocks
+# The room keys (site_key.py, region_key.py) add danger through these, so the words live here.
+
+
+def danger_blocks(d: Danger | None, system: System | None = None) -> list:
+    """The danger line of a room or lair as a list item, or nothing without an estimate."""
+    from generator.render import blocks as b
+
+    return [b.li(danger_line(d, system))] if d is not None else []
+
+
+def cell(d: Danger | None) -> str:
+    """An encounter table's danger cell: 'hard, win 71%, someone drops 38%'."""
+    return short(d) if d is not None else ""
+
+
+def route_blocks(site: object) -> list:
+    """The referee's route: each level's occupied rooms in key order, with the chance of
+    having won every fight so far without a rest."""
+    from generator.render import blocks as b
+
+    routes = site.routes  # type: ignore[attr-defined]
+    if not routes:
+        return []
+    rooms = {r.id: r for r in site.rooms}  # type: ignore[attr-defined]
+    out = [b.h2("Danger, room after room")]
+    for route in routes:
+        out.append(b.p(route_line(route)))
+        rows = [["Room", "This fight alone", "Through so far"]]
+        for step in route.steps:
+            room = rooms.get(step.room)
+            alone = short(room.danger) if room is not None and room.danger else ""
+            name = f"{step.room}. {room.name}" if room is not None else str(step.room)
+            rows.append([name, alone, percent(step.through)])
+        out.append(b.table(rows))
+    return out

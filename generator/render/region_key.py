@@ -16,6 +16,7 @@ from generator.model.region import Faction, Hex, Region
 from generator.model.site import MonsterGroup
 from generator.render import blocks as b
 from generator.render.context import system_for
+from generator.render.danger_text import cell, danger_blocks
 from generator.systems import System
 
 STOCKING_NAMES = {
@@ -214,6 +215,7 @@ def _hex_blocks(
         doing = lair.monsters[0].activity if lair.monsters else ""
         total = f"; {lair.monster_xp:,} XP in all" if xp else ""
         out.append(b.li(f"Monsters: {who}{total}. They {doing}."))
+        out += danger_blocks(lair.danger, system)
         if lair.hoard:
             from generator.render.treasure_text import hoard_points
 
@@ -325,7 +327,10 @@ def region_blocks(region: Region, system: System | None = None) -> list[b.Block]
     out.append(b.p(reaction + " " + PRE_ROLLED))
     for table in region.encounters:
         out.append(b.h3(f"{table.name} ({table.die})"))
-        rows = [["d6", "Who", "How many", "Reaction", "Doing what"]]
+        danger = any(e.danger for e in table.entries)
+        rows = [
+            ["d6", "Who", "How many", "Reaction", "Doing what"] + (["Danger"] if danger else [])
+        ]
         for e in table.entries:
             who = _plural(monsters, e.monster, 2)
             if e.faction:
@@ -336,7 +341,10 @@ def region_blocks(region: Region, system: System | None = None) -> list[b.Block]
             reaction = REACTION_NAMES.get(e.reaction, e.reaction)
             if system.key == "fmc":  # the pre-rolled die is FMC Basic's negotiation d6
                 reaction += f" ({e.reaction_roll})"
-            rows.append([str(e.roll), who, e.count, reaction, e.doing])
+            rows.append(
+                [str(e.roll), who, e.count, reaction, e.doing]
+                + ([cell(e.danger)] if danger else [])
+            )
         out.append(b.table(rows))
     out.append(b.h2("Hex key"))
     paths = _paths_through(region)
