@@ -378,22 +378,23 @@ class Fight:
             self.c_up[ar[down], t[down]] = False
             self.c_drop[ar[down], t[down]] = True
 
-    def _reach(self, j: int, holds: np.ndarray, front: np.ndarray) -> np.ndarray:
-        """Characters foe j can reach: the front rank, or anyone once it is past the front
-        (more foes than the front holds) or there is no front rank left."""
-        rank = np.cumsum(self.f_up[:, : j + 1], 1)[:, -1]
+    def _reach(self, rank: np.ndarray) -> np.ndarray:
+        """Characters a foe of this `rank` among the standing foes can reach: the front rank,
+        or anyone once it is past the front (more foes than the front holds) or there is no
+        front rank left."""
+        front, holds = self._front()
         past = (rank > holds) | ~front.any(1)
         return self.c_up & (~self.c_back | past[:, None])
 
     def foe_melee(self, mask: np.ndarray) -> None:
+        ranks = np.cumsum(self.f_up, 1)  # foes do not fall during their own side's turn
         for j, k in enumerate(self.kinds):
             can = mask & self.f_up[:, j] & self.act
             if self.f_casts[j]:
                 can &= self.f_used[:, j]  # it casts this round instead (FMC Basic, *)
             if not can.any():
                 continue
-            front, holds = self._front()
-            reach = self._reach(j, holds, front)
+            reach = self._reach(ranks[:, j])
             if k.sweep or k.engulf:
                 self._sweep(j, can, reach)
                 continue
