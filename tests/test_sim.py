@@ -11,7 +11,7 @@ import subprocess
 import sys
 from dataclasses import replace
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache
 
 import numpy as np
 import pytest
@@ -26,6 +26,8 @@ from generator.sim.party import Character, default_party, load_party_file, parse
 from generator.sim.rules import Tactics, tactics, verdicts
 from generator.sim.stats import wilson
 
+KEYS = {"win", "flee", "wiped", "drop", "rounds", "hp_lost", "trials", "verdict"}
+
 
 def monster(tables, name):
     m = bestiary(tables).find(name)
@@ -34,7 +36,9 @@ def monster(tables, name):
 
 
 def odds(tables, party, name, count, address="test", trials=2000):
-    return estimate(tables, party, foes(tables, [(monster(tables, name), str(count))]), address, trials)
+    return estimate(
+        tables, party, foes(tables, [(monster(tables, name), str(count))]), address, trials
+    )
 
 
 # --------------------------------------------------------------------------- by hand
@@ -117,21 +121,29 @@ def _duel_win(char_hp, foe_hp, p_char, p_foe, char_die, foe_die, rounds):
     reading of FMC Basic: a surprise round (each side tempts fate; both surprised is neither),
     then rounds in which initiative is a toss and the winner strikes first."""
 
-    @lru_cache(maxsize=None)
+    @cache
     def after_char(c, f, left, foe_next):
         # the character swings; if the foe stands and strikes next, it does
-        total = (1 - p_char) * (after_foe(c, f, left, False) if foe_next else round_(c, f, left - 1))
+        total = (1 - p_char) * (
+            after_foe(c, f, left, False) if foe_next else round_(c, f, left - 1)
+        )
         for d in range(1, char_die + 1):
             g = f - d
             if g <= 0:
                 total += p_char / char_die
             else:
-                total += p_char / char_die * (after_foe(c, g, left, False) if foe_next else round_(c, g, left - 1))
+                total += (
+                    p_char
+                    / char_die
+                    * (after_foe(c, g, left, False) if foe_next else round_(c, g, left - 1))
+                )
         return total
 
-    @lru_cache(maxsize=None)
+    @cache
     def after_foe(c, f, left, char_next):
-        total = (1 - p_foe) * (after_char(c, f, left, False) if char_next else round_(c, f, left - 1))
+        total = (1 - p_foe) * (
+            after_char(c, f, left, False) if char_next else round_(c, f, left - 1)
+        )
         for d in range(1, foe_die + 1):
             h = c - d
             if h > 0:
@@ -139,7 +151,7 @@ def _duel_win(char_hp, foe_hp, p_char, p_foe, char_die, foe_die, rounds):
                 total += p_foe / foe_die * nxt
         return total
 
-    @lru_cache(maxsize=None)
+    @cache
     def round_(c, f, left):
         if left == 0:
             return 0.0  # the party walks away after max_rounds: not a win
@@ -158,7 +170,9 @@ def test_a_duel_agrees_with_dynamic_programming(builtin_tables):
     hero = fighter(level=1)
     zombie = monster(builtin_tables, "Zombie")
     rounds = 30
-    t = Tactics(front_holds=2, fall_back_at=0.5, party_breaks_at=0.5, max_rounds=rounds, lullaby_average=3.5)
+    t = Tactics(
+        front_holds=2, fall_back_at=0.5, party_breaks_at=0.5, max_rounds=rounds, lullaby_average=3.5
+    )
     p_char = (21 - (12 - 1)) / 20
     p_foe = (21 - (12 - 1)) / 20
     exact = _duel_win(5, 4, p_char, p_foe, 6, 6, rounds)
@@ -280,7 +294,8 @@ def test_party_file(builtin_tables, tmp_path):
     good = tmp_path / "party.yaml"
     good.write_text(
         "party:\n"
-        "  - {name: Brannoc, class: fighter, level: 3, armor: plate, shield: true, weapon_bonus: 1}\n"
+        "  - {name: Brannoc, class: fighter, level: 3, armor: plate, shield: true,\n"
+        "     weapon_bonus: 1}\n"
         "  - {class: mage, level: 2, spells: [captivate], hp: 4}\n"
     )
     brannoc, mage = load_party_file(builtin_tables, good)
@@ -328,7 +343,10 @@ def test_verdict_table_is_checked(tmp_path):
 
 
 def test_tactics_table_is_checked(tmp_path):
-    text = "title: T\nfields:\n  key: str\n  value: float\nentries:\n  - key: front_holds\n    value: -1\n"
+    text = (
+        "title: T\nfields:\n  key: str\n  value: float\n"
+        "entries:\n  - key: front_holds\n    value: -1\n"
+    )
     ts = _tables_with(tmp_path, "sim/tactics.yaml", text)
     with pytest.raises(TableError, match="front_holds must be 0 to 20"):
         tactics(ts)
@@ -344,9 +362,20 @@ def test_sim_command(run_cli):
     assert "Verdict: deadly" in res.out
     again = run_cli("sim", "--monster", "adult dragon", "--count", "3", "--seed", "x")
     assert again.out == res.out
-    res = run_cli("sim", "--monster", "ogre", "--party", "fighter:3,mage:3", "-f", "json", "--seed", "y")
+    res = run_cli(
+        "sim", "--monster", "ogre", "--party", "fighter:3,mage:3", "-f", "json", "--seed", "y"
+    )
     data = json.loads(res.out)
-    assert set(data["danger"]) >= {"win", "flee", "wiped", "drop", "rounds", "hp_lost", "trials", "verdict"}
+    assert set(data["danger"]) >= {
+        "win",
+        "flee",
+        "wiped",
+        "drop",
+        "rounds",
+        "hp_lost",
+        "trials",
+        "verdict",
+    }
     assert data["danger"]["trials"] == 2000
 
 
@@ -386,7 +415,16 @@ def test_site_json_only_with_danger_and_never_imports_numpy(run_cli, tmp_path):
         assert ("danger" in room) == bool(room["monsters"])
         if room["monsters"]:
             d = room["danger"]
-            assert set(d) >= {"win", "flee", "wiped", "drop", "rounds", "hp_lost", "trials", "verdict"}
+            assert set(d) >= {
+                "win",
+                "flee",
+                "wiped",
+                "drop",
+                "rounds",
+                "hp_lost",
+                "trials",
+                "verdict",
+            }
             assert d["party"] == "four level-1 characters"
     assert all("danger" in e for e in doc["encounters"])
     assert doc["routes"][0]["steps"]
