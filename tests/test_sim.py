@@ -15,6 +15,8 @@ from functools import cache
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from generator.build.monsters import bestiary
 from generator.errors import DelveError, TableError
@@ -503,3 +505,26 @@ def test_fortmayn_estimates_sit_beside_fmc(builtin_tables):
         systems=("fortmayn",),
     )
     assert weak.others["fortmayn"].win < other.win
+
+
+# --------------------------------------------------------------------------- properties
+
+NAMES = ["Hoblin", "Porc", "Ogre", "Troll", "Ghoul", "Wraith", "Medusa", "Young dragon", "Rat King"]
+
+
+@settings(
+    max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    name=st.sampled_from(NAMES),
+    count=st.integers(1, 8),
+    level=st.integers(1, 10),
+    seed=st.text(min_size=1, max_size=8).filter(lambda s: s == s.strip() and s.strip()),
+)
+def test_any_fight_gives_coherent_figures(builtin_tables, name, count, level, seed):
+    d = odds(builtin_tables, default_party(builtin_tables, level), name, count, seed, trials=300)
+    assert d.win + d.flee + d.wiped == pytest.approx(1.0)
+    assert d.wiped <= d.drop and 0 <= d.hp_lost <= 1 and d.rounds >= 0
+    assert d.verdict in [v.key for v in verdicts(builtin_tables)]
+    for key, (low, high) in d.ci95.items():
+        assert low - 1e-9 <= getattr(d, key) <= high + 1e-9, key

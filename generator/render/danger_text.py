@@ -141,8 +141,8 @@ def danger_blocks(d: Danger | None, system: System | None = None) -> list:
 
 
 def cell(d: Danger | None) -> str:
-    """An encounter table's danger cell: 'hard, win 71%, someone drops 38%'."""
-    return short(d) if d is not None else ""
+    """An encounter table's danger cell, kept narrow: 'hard, win 71%, drops 38%'."""
+    return f"{d.verdict}, win {percent(d.win)}, drops {percent(d.drop)}" if d is not None else ""
 
 
 def route_blocks(site: object) -> list:
