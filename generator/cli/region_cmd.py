@@ -75,7 +75,7 @@ def region(
     """
     from generator.build.region import generate_region
     from generator.build.region.terrain import parse_size
-    from generator.cli.common import resolve_system, rng_for, tables
+    from generator.cli.common import add_danger, resolve_system, rng_for, tables
     from generator.cli.site_cmd import _write
 
     dims = parse_size(size) if size is not None else None
@@ -100,4 +100,5 @@ def region(
         finally:
             if bar is not None:
                 bar.close()
-        _write(model, fmt, out, system, danger)
+        add_danger(model, fmt, danger, system)
+        _write(model, fmt, out, system)

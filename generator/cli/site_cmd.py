@@ -51,7 +51,8 @@ def site(
             resolve_system(system)  # a bad --system fails before any seed is drawn
         rng = rng_for(seed)
         model = generate_site(ts, rng, level=level, rooms=rooms, theme=theme)
-        _write(model, fmt, out, system, danger)
+        add_danger(model, fmt, danger, system)
+        _write(model, fmt, out, system)
 
 
 def render(
@@ -74,19 +75,12 @@ def render(
     model = documents.load(document)
     label = "region booklet" if model.kind == "region" else None
     with booklet_session(paper, templates, out, fmt, progress_label=label, generates=False):
-        _write(model, fmt, out, system, danger)
+        add_danger(model, fmt, danger, system or model.system)
+        _write(model, fmt, out, system)
 
 
-def _write(
-    model: object,
-    fmt: str,
-    out: Path | None,
-    system: str | None = None,
-    danger: bool | None = None,
-) -> None:
-    """Render in the chosen rules system (recorded in the document) and write or print, with
-    danger estimates where the format shows them (add_danger)."""
-    add_danger(model, fmt, danger, system or getattr(model, "system", None))
+def _write(model: object, fmt: str, out: Path | None, system: str | None = None) -> None:
+    """Render in the chosen rules system (recorded in the document) and write or print."""
     if fmt in ("json", "graphml", "svg") and system is None:
         # These print no rules: the document keeps the system it names, unresolved.
         data = documents.render(model, fmt)

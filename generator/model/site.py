@@ -115,6 +115,7 @@ class Room:
     light: str = ""
     monsters: list[MonsterGroup] = field(default_factory=list)
     hoard: Hoard | None = None
+    danger: Danger | None = None  # from generator.sim, only when asked for
     hoard_place: str = ""  # where the hoard is kept, and how to find it if hidden
     trap: Trap | None = None
     feature: Feature | None = None
@@ -125,7 +126,6 @@ class Room:
     y: int = 0
     w: int = 3
     h: int = 3
-    danger: Danger | None = None  # from generator.sim, only when asked for
 
     @property
     def monster_xp(self) -> int:
@@ -146,11 +146,11 @@ class Room:
             "monsters": [g.to_dict() for g in self.monsters],
             "hoard": self.hoard.to_dict() if self.hoard else None,
             "hoard_place": self.hoard_place,
+            **({"danger": self.danger.to_dict()} if self.danger else {}),
             "trap": self.trap.to_dict() if self.trap else None,
             "feature": self.feature.to_dict() if self.feature else None,
             "seed": self.seed,
             "map": {"x": self.x, "y": self.y, "w": self.w, "h": self.h},
-            **({"danger": self.danger.to_dict()} if self.danger else {}),
         }
 
     @classmethod
@@ -174,6 +174,7 @@ class Room:
             monsters=[MonsterGroup.from_dict(v, p) for p, v in doc.items(data, "monsters", path)],
             hoard=Hoard.from_dict(hoard, f"{path}.hoard") if hoard is not None else None,
             hoard_place=f(data, "hoard_place", str, path, ""),
+            danger=_danger(data, path),
             trap=Trap.from_dict(trap, f"{path}.trap") if trap is not None else None,
             feature=Feature.from_dict(feature, f"{path}.feature") if feature is not None else None,
             entrance=f(data, "entrance", bool, path, False),
@@ -182,7 +183,6 @@ class Room:
             y=f(box, "y", int, at, 0),
             w=f(box, "w", int, at, 3),
             h=f(box, "h", int, at, 3),
-            danger=_danger(data, path),
         )
 
 
