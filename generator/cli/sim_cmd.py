@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import json
 from pathlib import Path
 from typing import Annotated
@@ -97,6 +96,8 @@ def _systems(ts: TableSet, key: str | None) -> tuple[str, ...]:
 
 def find_monster(ts: TableSet, name: str) -> object:
     """The bestiary's monster of that name, or an error listing the close names."""
+    import difflib
+
     from generator.build.monsters import bestiary
 
     beasts = bestiary(ts)

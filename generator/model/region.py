@@ -13,16 +13,18 @@ re-rolling one hex never rewrites another: ``Region.rumour_text`` fills the name
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import networkx as nx
 
 from generator.errors import DocumentError
 from generator.model import doc
-from generator.model.danger import Danger
 from generator.model.monster import Monster
-from generator.model.site import MonsterGroup, Site
+from generator.model.site import MonsterGroup, Site, _danger
 from generator.model.treasure import Hoard
+
+if TYPE_CHECKING:
+    from generator.model.danger import Danger
 
 STOCKING = ("start", "haven", "site", "lair", "landmark")
 LAIR_FORMS = ("room", "site")  # a one-room lair, or a multi-room site
@@ -221,8 +223,7 @@ class Lair:
             lair.bestiary = {
                 k: Monster.from_dict(v, f"{path}.bestiary.{k}") for k, v in beasts.items()
             }
-            raw = f(data, "danger", dict, path, None)
-            lair.danger = Danger.from_dict(raw, f"{path}.danger") if raw is not None else None
+            lair.danger = _danger(data, path)
             for j, g in enumerate(lair.monsters):
                 if g.name not in lair.bestiary:
                     raise DocumentError(
@@ -432,9 +433,7 @@ class EncounterEntry:
             reaction=doc.one_of(data, "reaction", REACTIONS, path),
             reaction_roll=f(data, "reaction_roll", int, path, 0),
             faction=f(data, "faction", str, path, ""),
-            danger=Danger.from_dict(data["danger"], f"{path}.danger")
-            if isinstance(data, dict) and data.get("danger") is not None
-            else None,
+            danger=_danger(data, path),
         )
 
 

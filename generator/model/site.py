@@ -7,15 +7,17 @@ and the map use. Monster stat blocks are kept once per kind in `bestiary`; rooms
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import networkx as nx
 
 from generator.errors import DocumentError
 from generator.model import doc
-from generator.model.danger import Danger, Route
 from generator.model.monster import Monster
 from generator.model.treasure import Hoard
+
+if TYPE_CHECKING:  # read lazily: only documents with danger need them (json start-up)
+    from generator.model.danger import Danger, Route
 
 CONTENTS = ("monsters_with_treasure", "monsters", "hidden_treasure", "feature")
 OBSTACLES = ("locked_door", "hidden_door", "long_corridor", "none")
@@ -26,7 +28,19 @@ ROOM_COUNTS = (6, 12, 18, 24, 30, 36)
 def _danger(data: Any, path: str) -> Danger | None:
     """The optional `danger` of a room or encounter (present when danger was estimated)."""
     raw = doc.field(data, "danger", dict, path, None)
-    return Danger.from_dict(raw, f"{path}.danger") if raw is not None else None
+    if raw is None:
+        return None
+    from generator.model.danger import Danger
+
+    return Danger.from_dict(raw, f"{path}.danger")
+
+
+def _routes(data: Any, path: str) -> list[Route]:
+    if "routes" not in data:
+        return []
+    from generator.model.danger import Route
+
+    return [Route.from_dict(v, p) for p, v in doc.items(data, "routes", path)]
 
 
 @dataclass
@@ -369,9 +383,7 @@ class Site:
             },
             system=f(data, "system", str, path, "fmc"),
             version=f(data, "version", str, path, ""),
-            routes=[Route.from_dict(v, p) for p, v in doc.items(data, "routes", path)]
-            if "routes" in data
-            else [],
+            routes=_routes(data, path),
         )
         site.check(path)
         return site
