@@ -24,3 +24,7 @@ def register(app: typer.Typer) -> None:
     from generator.cli import monsters_cmd
 
     app.command("monsters")(monsters_cmd.monsters)
+
+    from generator.cli import sim_cmd
+
+    app.command("sim")(sim_cmd.sim)

@@ -85,6 +85,50 @@ SystemOption = Annotated[
 ]
 
 
+DangerOption = Annotated[
+    bool | None,
+    typer.Option(
+        "--danger/--no-danger",
+        help="Danger estimates from simulated fights: on by default for text, md, html and pdf; "
+        "json only with --danger.",
+    ),
+]
+DANGER_FORMATS = ("text", "md", "html", "pdf")  # formats that show danger unless --no-danger
+
+
+def add_danger(model: Any, fmt: str, wanted: bool | None, system_key: str | None) -> None:
+    """Estimate (or, with --no-danger, strip) the danger of every fight in a site or region.
+
+    Only here is the simulation imported, so `delve site -f json` never loads numpy."""
+    on = wanted if wanted is not None else fmt in DANGER_FORMATS
+    if not on:
+        if wanted is False:
+            _strip_danger(model)
+        return
+    from generator.sim.danger import estimate_region, estimate_site, other_system
+
+    systems = (system_key,) if system_key and other_system(system_key) else ()
+    if model.kind == "site":
+        estimate_site(tables(), model, systems=systems)
+    elif model.kind == "region":
+        estimate_region(tables(), model, systems=systems)
+
+
+def _strip_danger(model: Any) -> None:
+    sites = [model] if model.kind == "site" else [h.site for h in model.hexes if h.site]
+    for site in sites:
+        site.routes = []
+        for thing in [*site.rooms, *site.encounters]:
+            thing.danger = None
+    if model.kind == "region":
+        for h in model.hexes:
+            if h.lair:
+                h.lair.danger = None
+        for table in model.encounters:
+            for e in table.entries:
+                e.danger = None
+
+
 def resolve_seed(seed: str | None) -> str:
     """The command's --seed, else the global one, else a fresh one announced on stderr."""
     chosen = seed if seed is not None else state.seed

@@ -8,6 +8,7 @@ from typing import Annotated, Any
 import typer
 
 from generator.cli.common import (
+    DangerOption,
     MonoOption,
     OutputOption,
     PaperOption,
@@ -73,6 +74,7 @@ def region(
     templates: TemplatesOption = None,
     system: SystemOption = None,
     mono: MonoOption = False,
+    danger: DangerOption = None,
 ) -> None:
     """Generate a hex region: terrain, havens, sites, lairs, landmarks, factions, encounters.
 
@@ -83,7 +85,7 @@ def region(
     """
     from generator.build import address
     from generator.build.region.terrain import parse_size
-    from generator.cli.common import resolve_seed, resolve_system, tables
+    from generator.cli.common import add_danger, resolve_seed, resolve_system, tables
     from generator.cli.site_cmd import _write, _write_part
 
     dims = parse_size(size) if size is not None else None
@@ -108,6 +110,7 @@ def region(
                 bar.close()
         address.check_kind(part, ("region", "hex", "haven", "lair"), "region")
         if part.kind == "region":
+            add_danger(part.thing, fmt, danger, system)
             _write(part.thing, fmt, out, system, mono)
         else:
             _write_part(part, fmt, system)

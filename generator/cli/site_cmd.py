@@ -8,11 +8,13 @@ from typing import Annotated
 import typer
 
 from generator.cli.common import (
+    DangerOption,
     MonoOption,
     OutputOption,
     PaperOption,
     SystemOption,
     TemplatesOption,
+    add_danger,
     booklet_session,
     emit,
     resolve_seed,
@@ -43,6 +45,7 @@ def site(
     paper: PaperOption = "a4",
     templates: TemplatesOption = None,
     system: SystemOption = None,
+    danger: DangerOption = None,
 ) -> None:
     """Generate a looping site: rooms, monsters, treasure, traps and a map.
 
@@ -64,6 +67,7 @@ def site(
         if part.kind == "room":
             _write_part(part, fmt, system)
         else:
+            add_danger(part.thing, fmt, danger, system)
             _write(part.thing, fmt, out, system)
 
 
@@ -77,6 +81,7 @@ def render(
     templates: TemplatesOption = None,
     system: SystemOption = None,
     mono: MonoOption = False,
+    danger: DangerOption = None,
 ) -> None:
     """Render a saved (and perhaps edited) site or region document.
 
@@ -87,6 +92,7 @@ def render(
     model = documents.load(document)
     label = "region booklet" if model.kind == "region" else None
     with booklet_session(paper, templates, out, fmt, progress_label=label, generates=False):
+        add_danger(model, fmt, danger, system or model.system)
         _write(model, fmt, out, system, mono)
 
 

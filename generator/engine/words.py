@@ -184,3 +184,11 @@ def agree(phrase: str, n: int) -> str:
     if lower in _TO_PLURAL:
         return _TO_PLURAL[lower] + space + rest
     return phrase.strip()
+
+
+_NUMBER_WORDS = "zero one two three four five six seven eight nine ten eleven twelve".split()
+
+
+def number(n: int) -> str:
+    """'four' for 4: numbers up to twelve in words, as prose writes them; larger in figures."""
+    return _NUMBER_WORDS[n] if 0 <= n < len(_NUMBER_WORDS) else f"{n:,}"

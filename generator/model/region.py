@@ -13,15 +13,18 @@ re-rolling one hex never rewrites another: ``Region.rumour_text`` fills the name
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import networkx as nx
 
 from generator.errors import DocumentError
 from generator.model import doc
 from generator.model.monster import Monster
-from generator.model.site import MonsterGroup, Site
+from generator.model.site import MonsterGroup, Site, _danger
 from generator.model.treasure import Hoard
+
+if TYPE_CHECKING:
+    from generator.model.danger import Danger
 
 STOCKING = ("start", "haven", "site", "lair", "landmark")
 LAIR_FORMS = ("room", "site")  # a one-room lair, or a multi-room site
@@ -172,6 +175,7 @@ class Lair:
     hoard: Hoard | None = None
     hoard_place: str = ""
     bestiary: dict[str, Monster] = field(default_factory=dict)
+    danger: Danger | None = None  # from generator.sim, when asked for
 
     @property
     def monster_xp(self) -> int:
@@ -193,6 +197,8 @@ class Lair:
                     "bestiary": {k: m.to_dict() for k, m in self.bestiary.items()},
                 }
             )
+            if self.danger:
+                out["danger"] = self.danger.to_dict()
         return out
 
     @classmethod
@@ -217,6 +223,7 @@ class Lair:
             lair.bestiary = {
                 k: Monster.from_dict(v, f"{path}.bestiary.{k}") for k, v in beasts.items()
             }
+            lair.danger = _danger(data, path)
             for j, g in enumerate(lair.monsters):
                 if g.name not in lair.bestiary:
                     raise DocumentError(
@@ -405,9 +412,13 @@ class EncounterEntry:
     reaction: str  # negative | uncertain | affirmative
     reaction_roll: int
     faction: str = ""  # the faction key when the faction's members stand here
+    danger: Danger | None = None  # from generator.sim, when asked for
 
     def to_dict(self) -> dict[str, Any]:
-        return dict(self.__dict__)
+        out = {k: v for k, v in self.__dict__.items() if k != "danger"}
+        if self.danger:
+            out["danger"] = self.danger.to_dict()
+        return out
 
     @classmethod
     def from_dict(cls, data: Any, path: str) -> EncounterEntry:
@@ -422,6 +433,7 @@ class EncounterEntry:
             reaction=doc.one_of(data, "reaction", REACTIONS, path),
             reaction_roll=f(data, "reaction_roll", int, path, 0),
             faction=f(data, "faction", str, path, ""),
+            danger=_danger(data, path),
         )
 
 

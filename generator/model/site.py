@@ -7,7 +7,7 @@ and the map use. Monster stat blocks are kept once per kind in `bestiary`; rooms
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import networkx as nx
 
@@ -16,10 +16,31 @@ from generator.model import doc
 from generator.model.monster import Monster
 from generator.model.treasure import Hoard
 
+if TYPE_CHECKING:  # read lazily: only documents with danger need them (json start-up)
+    from generator.model.danger import Danger, Route
+
 CONTENTS = ("monsters_with_treasure", "monsters", "hidden_treasure", "feature")
 OBSTACLES = ("locked_door", "hidden_door", "long_corridor", "none")
 HISTORY_KEYS = ("who", "what", "when", "where", "why", "how")
 ROOM_COUNTS = (6, 12, 18, 24, 30, 36)
+
+
+def _danger(data: Any, path: str) -> Danger | None:
+    """The optional `danger` of a room or encounter (present when danger was estimated)."""
+    raw = doc.field(data, "danger", dict, path, None)
+    if raw is None:
+        return None
+    from generator.model.danger import Danger
+
+    return Danger.from_dict(raw, f"{path}.danger")
+
+
+def _routes(data: Any, path: str) -> list[Route]:
+    if "routes" not in data:
+        return []
+    from generator.model.danger import Route
+
+    return [Route.from_dict(v, p) for p, v in doc.items(data, "routes", path)]
 
 
 @dataclass
@@ -108,6 +129,7 @@ class Room:
     light: str = ""
     monsters: list[MonsterGroup] = field(default_factory=list)
     hoard: Hoard | None = None
+    danger: Danger | None = None  # from generator.sim, only when asked for
     hoard_place: str = ""  # where the hoard is kept, and how to find it if hidden
     trap: Trap | None = None
     feature: Feature | None = None
@@ -138,6 +160,7 @@ class Room:
             "monsters": [g.to_dict() for g in self.monsters],
             "hoard": self.hoard.to_dict() if self.hoard else None,
             "hoard_place": self.hoard_place,
+            **({"danger": self.danger.to_dict()} if self.danger else {}),
             "trap": self.trap.to_dict() if self.trap else None,
             "feature": self.feature.to_dict() if self.feature else None,
             "seed": self.seed,
@@ -165,6 +188,7 @@ class Room:
             monsters=[MonsterGroup.from_dict(v, p) for p, v in doc.items(data, "monsters", path)],
             hoard=Hoard.from_dict(hoard, f"{path}.hoard") if hoard is not None else None,
             hoard_place=f(data, "hoard_place", str, path, ""),
+            danger=_danger(data, path),
             trap=Trap.from_dict(trap, f"{path}.trap") if trap is not None else None,
             feature=Feature.from_dict(feature, f"{path}.feature") if feature is not None else None,
             entrance=f(data, "entrance", bool, path, False),
@@ -218,6 +242,7 @@ class Encounter:
     count: str  # a dice formula, e.g. "1d4+2"
     doing: str
     xp_each: int
+    danger: Danger | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -226,6 +251,7 @@ class Encounter:
             "count": self.count,
             "doing": self.doing,
             "xp_each": self.xp_each,
+            **({"danger": self.danger.to_dict()} if self.danger else {}),
         }
 
     @classmethod
@@ -237,6 +263,7 @@ class Encounter:
             f(data, "count", str, path),
             f(data, "doing", str, path),
             f(data, "xp_each", int, path, 0),
+            _danger(data, path),
         )
 
 
@@ -256,6 +283,7 @@ class Site:
     bestiary: dict[str, Monster]
     system: str = "fmc"
     version: str = ""
+    routes: list[Route] = field(default_factory=list)  # from generator.sim, when asked for
 
     kind = "site"
 
@@ -324,6 +352,7 @@ class Site:
             "encounters": [e.to_dict() for e in self.encounters],
             "bestiary": {k: m.to_dict() for k, m in self.bestiary.items()},
             "totals": {"monster_xp": self.monster_xp, "treasure_cp": self.treasure_cp},
+            **({"routes": [r.to_dict() for r in self.routes]} if self.routes else {}),
         }
 
     @classmethod
@@ -354,6 +383,7 @@ class Site:
             },
             system=f(data, "system", str, path, "fmc"),
             version=f(data, "version", str, path, ""),
+            routes=_routes(data, path),
         )
         site.check(path)
         return site

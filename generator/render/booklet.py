@@ -328,7 +328,7 @@ def _rules_context(model: Any, context: dict[str, Any]) -> dict[str, Any]:
     rules.procedures()...), `words` rewords table text written in FMC Basic's terms, and `xp`
     says whether the system counts experience points at all ((Fortmayn) does not).
     """
-    from generator.render import site_key
+    from generator.render import danger_text, site_key
     from generator.render.context import system_for
     from generator.render.rules_used import procedures
     from generator.render.treasure_text import bonus_text, xp_in_play
@@ -345,6 +345,9 @@ def _rules_context(model: Any, context: dict[str, Any]) -> dict[str, Any]:
         "random_events": rules.random_events(model) if model.kind == "site" else None,
         # Only the procedures this site's or region's rooms, monsters and traps call for.
         "procedures": procedures(model, rules),
+        "danger_rest": lambda danger: danger_text.danger_rest(danger, rules),
+        "route_line": danger_text.route_line,
+        "percent": danger_text.percent,
     }
     if model.kind == "region" and rules.has_term("reaction"):
         extra["reaction_rule"] = rules.term("reaction")

@@ -17,6 +17,7 @@ from generator.model.region import Faction, Haven, Hex, Lair, Region
 from generator.model.site import MonsterGroup
 from generator.render import blocks as b
 from generator.render.context import system_for
+from generator.render.danger_text import cell, danger_blocks
 from generator.render.recipe import rebuild_command
 from generator.render.rules_used import procedures
 from generator.systems import System
@@ -238,6 +239,7 @@ def _lair_blocks(lair: Lair, monsters: dict[str, Monster], system: System | None
     doing = words.agree(lair.monsters[0].activity, heads) if lair.monsters else ""
     total = f"; {lair.monster_xp:,} XP in all" if xp else ""
     out.append(b.li(f"Monsters: {who}{total}. {'It' if heads == 1 else 'They'} {doing}."))
+    out += danger_blocks(lair.danger, system)
     if lair.hoard:
         out.append(b.li(f"Treasure ({lair.hoard.value_cp:,} c.p.): {lair.hoard_place}"))
         out += [b.li(point) for point in hoard_points(lair.hoard, system)]
@@ -352,7 +354,10 @@ def region_blocks(region: Region, system: System | None = None, fmt: str = "text
     out.append(b.p(reaction + " " + PRE_ROLLED))
     for table in region.encounters:
         out.append(b.h3(f"{table.name} ({table.die})"))
-        rows = [["d6", "Who", "How many", "Reaction", "Doing what"]]
+        danger = any(e.danger for e in table.entries)
+        rows = [
+            ["d6", "Who", "How many", "Reaction", "Doing what"] + (["Danger"] if danger else [])
+        ]
         for e in table.entries:
             n = 1 if e.count == "1" else 2
             who = words.capital(plural(monsters, e.monster, n))
@@ -364,7 +369,10 @@ def region_blocks(region: Region, system: System | None = None, fmt: str = "text
             reaction = REACTION_NAMES.get(e.reaction, e.reaction)
             if system.key == "fmc":  # the pre-rolled die is FMC Basic's negotiation d6
                 reaction += f" ({e.reaction_roll})"
-            rows.append([str(e.roll), who, e.count, reaction, words.agree(e.doing, n)])
+            rows.append(
+                [str(e.roll), who, e.count, reaction, words.agree(e.doing, n)]
+                + ([cell(e.danger)] if danger else [])
+            )
         out.append(b.table(rows))
     out.append(b.h2("Hex key"))
     paths = _paths_through(region)

@@ -7,6 +7,7 @@ from generator.model.monster import Monster
 from generator.model.site import Connection, Room, Site
 from generator.render import blocks as b
 from generator.render.context import system_for
+from generator.render.danger_text import cell, danger_blocks, route_blocks
 from generator.render.recipe import rebuild_command
 from generator.render.rules_used import procedures
 from generator.render.treasure_text import hoard_points, xp_in_play
@@ -111,6 +112,7 @@ def room_blocks(site: Site, room: Room, system: System | None = None) -> list[b.
     out.append(b.li(f"Contents: {label}."))
     if room.monsters:
         out.append(b.li(f"Monsters: {occupants(site, room, system)}"))
+        out += danger_blocks(room.danger, system)
     if room.trap:
         t = room.trap
         rule = f" {system.trap_text(t)}" if system else ""
@@ -170,9 +172,10 @@ def site_blocks(
     out += [b.h2("History"), b.p(site.history_text), b.p(system.reword(site.ecosystem))]
     out.append(b.h2("Random encounters (d6)"))
     out.append(b.p(check_rule(system)))
+    danger = any(e.danger for e in site.encounters)
     out.append(
         b.table(
-            [["d6", "Who", "How many", "Doing what"]]
+            [["d6", "Who", "How many", "Doing what"] + (["Danger"] if danger else [])]
             + [
                 [
                     str(e.roll),
@@ -180,6 +183,7 @@ def site_blocks(
                     e.count,
                     agree(e.count == "1", e.doing),
                 ]
+                + ([cell(e.danger)] if danger else [])
                 for e in site.encounters
             ]
         )
@@ -200,6 +204,7 @@ def site_blocks(
         if system.has_term("random_events"):
             out.append(b.p(system.term("random_events")))
         out += [b.li(f"{e.die}. {e.title}: {e.text}") for e in events]
+    out += route_blocks(site)
     if not appendix:
         out.append(b.h2("Totals"))
         out.append(b.p(summary_text(site, system)))

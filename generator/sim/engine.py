@@ -1,0 +1,627 @@
+"""The fight engine: FMC Basic's skirmish rules, thousands of trials side by side in numpy.
+
+Every trial is one row of the state arrays (characters in columns of the party arrays, foes in
+columns of the foe arrays); each step of the rules runs on all rows at once, masked to the rows
+where it applies. The rules and tactics, each with the line it rests on, are in docs/danger.md;
+comments here cite them briefly.
+
+Randomness: one PCG64 stream per fight, seeded by the caller (from a room's address), read only
+through ``Generator.random`` (doubles built from the raw 64-bit stream, which numpy keeps stable),
+so the same seed gives the same figures. A die is ``floor(u * sides) + 1``, and a d20 attack
+hits when ``floor(u * 20) + 1 + bonus >= defense``, i.e. ``u * 20 >= defense - bonus - 1``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from generator.sim.foes import FoeGroup, leader_index
+from generator.sim.party import Character
+from generator.sim.rules import Tactics
+
+WIN, FLEE, WIPED = 1, 2, 3
+BIG = 1 << 30
+SLEEP_SPELL, CHARM_SPELL, HEAL_SPELL = "lullaby", "captivate", "heal"
+COMPACT_BELOW = 0.6  # drop finished rows when fewer than this share are still fighting
+
+
+@dataclass
+class Outcome:
+    """Per-trial results of one fight (arrays of length `trials`)."""
+
+    outcome: np.ndarray  # WIN, FLEE or WIPED
+    rounds: np.ndarray
+    dropped: np.ndarray  # at least one character dropped (or was turned to stone)
+    hp_lost: np.ndarray  # share of the party's hit points lost
+    # the party at the end, for the next fight of a chain
+    hp: np.ndarray
+    max_hp: np.ndarray
+    energy: np.ndarray
+    shield: np.ndarray
+    up: np.ndarray
+
+
+@dataclass
+class Start:
+    """The party's state entering a fight (arrays (trials, party)); None means fresh."""
+
+    hp: np.ndarray
+    max_hp: np.ndarray
+    energy: np.ndarray
+    shield: np.ndarray
+    up: np.ndarray
+
+
+def _slots(c: Character) -> tuple[int, ...]:
+    """FMC Basic, Fighters: prowess split among attacks; +1 each when above +1 (docs/danger.md)."""
+    if c.prowess > 1:
+        return (1,) * c.prowess
+    return (c.prowess,)
+
+
+_STATE = (
+    "ids c_hp c_max c_up c_back c_shield c_def c_energy c_drop held_now held_next "
+    "lull_cast charm_cast f_hp f_up f_present f_dc f_shield f_used f_big_checked "
+    "half_checked leader_checked act outcome rounds start_n start_hp start_total"
+).split()
+
+
+class Fight:
+    """One fight, run for n trials at once. Build, then call run()."""
+
+    def __init__(
+        self,
+        party: list[Character],
+        groups: list[FoeGroup],
+        tactics: Tactics,
+        trials: int,
+        seed: int,
+        start: Start | None = None,
+    ) -> None:
+        self.party = party
+        self.tactics = tactics
+        self.gen = np.random.Generator(np.random.PCG64(seed))
+        n = self.n = trials
+        P = self.P = len(party)
+        kinds = [g.kind for g in groups for _ in range(g.most)]
+        M = self.M = len(kinds)
+        self.kinds = kinds
+        self.leader = leader_index(groups)
+        i32 = np.int32
+        # --- the party, static
+        self.c_slots = [_slots(c) for c in party]
+        self.c_sides = [6] * P  # FMC Basic, Combat: a typical figure deals 1d6
+        self.c_best = [2 if c.weapon == "two-handed" else 1 for c in party]
+        self.c_adv = ["attack" in c.skills for c in party]
+        self.c_ranged = [c.weapon == "ranged" for c in party]
+        self.c_halves = [
+            np.array([c.damage_type in k.resist for k in kinds], dtype=bool) for c in party
+        ]
+        # --- the foes, static
+        self.f_hp0 = np.array([k.hp for k in kinds], dtype=i32)
+        self.f_hd = np.array([k.hit_dice for k in kinds], dtype=float)
+        self.f_mind = np.array([not k.mindless for k in kinds], dtype=bool)
+        self.f_smart = np.array([k.intelligent for k in kinds], dtype=bool)
+        self.f_regen = np.array([k.regen for k in kinds], dtype=i32)
+        self.f_casts = [bool(k.area or k.curse) for k in kinds]
+        # --- state
+        rows = np.arange(n)
+        self.ids = rows
+        if start is None:
+            self.c_hp = np.tile(np.array([c.hp for c in party], dtype=i32), (n, 1))
+            self.c_max = np.tile(np.array([c.max_hp for c in party], dtype=i32), (n, 1))
+            self.c_energy = np.tile(np.array([c.energy for c in party], dtype=i32), (n, 1))
+            self.c_shield = np.tile(np.array([c.shield for c in party], dtype=bool), (n, 1))
+            self.c_up = self.c_hp > 0
+        else:
+            self.c_hp, self.c_max = start.hp.astype(i32), start.max_hp.astype(i32)
+            self.c_energy, self.c_shield = start.energy.astype(i32), start.shield.copy()
+            self.c_up = start.up & (self.c_hp > 0)
+        base_def = np.array([c.defense - (1 if c.shield else 0) for c in party], dtype=i32)
+        self.c_def = base_def[None, :] + self.c_shield.astype(i32)
+        self.c_back = np.tile(np.array([not c.front for c in party], dtype=bool), (n, 1))
+        self.c_drop = np.zeros((n, P), dtype=bool)
+        self.held_now = np.zeros((n, P), dtype=bool)
+        self.held_next = np.zeros((n, P), dtype=bool)
+        self.lull_cast = np.zeros((n, P), dtype=bool)
+        self.charm_cast = np.zeros((n, P), dtype=bool)
+        self.start_n = self.c_up.sum(1)
+        self.start_hp = np.where(self.c_up, self.c_hp, 0)
+        self.start_total = np.maximum(np.where(self.c_up, self.c_max, 0).sum(1), 1)
+        self.f_present = self._present(groups)
+        self.f_up = self.f_present.copy()
+        self.f_hp = np.tile(self.f_hp0, (n, 1))
+        self.f_dc = np.tile(np.array([k.dc for k in kinds], dtype=i32), (n, 1))
+        self.f_shield = np.tile(np.array([k.shield for k in kinds], dtype=bool), (n, 1))
+        self.f_used = np.zeros((n, M), dtype=bool)
+        self.f_big_checked = np.zeros((n, M), dtype=bool)
+        self.half_checked = np.zeros(n, dtype=bool)
+        self.leader_checked = np.zeros(n, dtype=bool)
+        self.act = self.c_up.any(1)
+        self.outcome = np.where(self.act, 0, WIPED).astype(np.int8)
+        self.rounds = np.zeros(n, dtype=np.int16)
+        self.out = Outcome(
+            outcome=np.zeros(n, dtype=np.int8),
+            rounds=np.zeros(n, dtype=np.int16),
+            dropped=np.zeros(n, dtype=bool),
+            hp_lost=np.zeros(n, dtype=float),
+            hp=np.zeros((n, P), dtype=i32),
+            max_hp=np.zeros((n, P), dtype=i32),
+            energy=np.zeros((n, P), dtype=i32),
+            shield=np.zeros((n, P), dtype=bool),
+            up=np.zeros((n, P), dtype=bool),
+        )
+        self.ar = rows
+
+    # ------------------------------------------------------------------ helpers
+
+    def _u(self, k: int) -> np.ndarray:
+        return self.gen.random((k, self.n))
+
+    def _coin(self) -> np.ndarray:
+        """Tempting fate: a coin toss (FMC Basic, Part I: heads or tails)."""
+        return self.gen.random(self.n) < 0.5
+
+    def _present(self, groups: list[FoeGroup]) -> np.ndarray:
+        """Which foe slots are in the fight: all of a fixed count, or so many as the group's
+        dice roll in each trial (a wandering group of 1d4+2)."""
+        cols = []
+        for g in groups:
+            dist = g.distribution()
+            if len(dist) == 1:
+                cols.append(np.ones((self.n, g.most), dtype=bool))
+                continue
+            values = np.array([v for v, _ in dist])
+            cum = np.cumsum([p for _, p in dist])
+            counts = values[
+                np.minimum(np.searchsorted(cum, self.gen.random(self.n)), len(values) - 1)
+            ]
+            cols.append(np.arange(g.most)[None, :] < counts[:, None])
+        return np.concatenate(cols, axis=1)
+
+    def settle(self) -> None:
+        """A fight ends when no foe or no character is left standing."""
+        foes = self.f_up.any(1)
+        chars = self.c_up.any(1)
+        done = self.act & ~(foes & chars)
+        if done.any():
+            self.outcome[done] = np.where(chars[done], WIN, WIPED)
+            self.act &= ~done
+
+    def _front(self) -> tuple[np.ndarray, np.ndarray]:
+        """The standing front rank and how many foes it holds (tactics: front_holds each)."""
+        front = self.c_up & ~self.c_back
+        return front, front.sum(1) * self.tactics.front_holds
+
+    # ------------------------------------------------------------------ party actions
+
+    def _hit_foe(
+        self, i: int, bonus: int, can: np.ndarray, targets: np.ndarray, magic: int = 0
+    ) -> None:
+        """One attack of character i at the weakest foe among `targets` (tactics: focus the
+        weakest reachable foe): d20 + bonus against its defense, then the weapon's damage."""
+        ar = self.ar
+        masked = np.where(targets, self.f_hp, BIG)
+        t = masked.argmin(1)
+        ok = can & (masked[ar, t] < BIG)
+        if not ok.any():
+            return
+        u = self._u(3)
+        roll = np.maximum(u[0], u[1]) if self.c_adv[i] else u[0]
+        hit = ok & (roll * 20 >= self.f_dc[ar, t] - bonus - magic - 1)
+        # FMC Basic, Combat: two-handed weapons take the best of 2 dice.
+        dmg_u = np.maximum(u[1], u[2]) if self.c_best[i] == 2 else u[2]
+        dmg = (dmg_u * self.c_sides[i]).astype(np.int32) + 1 + magic
+        # FMC Basic, Combat: ineffective weapons deal half their damage (rounded down).
+        dmg = np.where(self.c_halves[i][t], dmg // 2, dmg)
+        self._wound_foes(t, hit, dmg)
+
+    def _wound_foes(self, t: np.ndarray, hit: np.ndarray, dmg: np.ndarray) -> None:
+        ar = self.ar
+        hp = self.f_hp[ar, t]
+        # FMC Basic, Armor & Speed: a shield may be destroyed to negate a hit; a foe does so
+        # when the hit would kill it (our reading, as for the characters).
+        saved = hit & self.f_shield[ar, t] & (dmg >= hp)
+        if saved.any():
+            self.f_shield[ar[saved], t[saved]] = False
+            self.f_dc[ar[saved], t[saved]] -= 1
+            hit = hit & ~saved
+        hp = hp - dmg * hit
+        self.f_hp[ar, t] = hp
+        # FMC Basic, Fighters: a +1 weapon "auto-kills any mook (2 h.p.)": damage equal to the
+        # hit points drops a figure.
+        killed = hit & (hp <= 0)
+        if killed.any():
+            self.f_up[ar[killed], t[killed]] = False
+
+    def party_melee(self, mask: np.ndarray, missiles: bool = False) -> None:
+        """Every character in `mask` (rows x characters) makes its attacks. Front-rank figures
+        reach every foe; the back rank only foes that got past the front (tactics)."""
+        front, holds = self._front()
+        rank = np.cumsum(self.f_up, 1)
+        past = self.f_up & (rank > holds[:, None])
+        for i, c in enumerate(self.party):
+            can = mask[:, i] & self.c_up[:, i] & ~self.held_now[:, i] & self.act
+            if missiles:
+                # FMC Basic, Skirmishes: shooting into a melee is a stupid idea, so archers
+                # shoot in the first round's missile phase, before the lines meet.
+                if not self.c_ranged[i]:
+                    continue
+                targets = self.f_up
+            else:
+                if c.energy:  # a mage with energy casts instead (FMC Basic: attack, or cast)
+                    can &= self.c_energy[:, i] == 0
+                targets = self.f_up & (past | ~self.c_back[:, i][:, None])
+            if not can.any():
+                continue
+            for bonus in self.c_slots[i]:
+                self._hit_foe(i, bonus, can, targets, c.weapon_bonus)
+                targets = targets & self.f_up
+
+    def party_magic(self, mask: np.ndarray) -> None:
+        """Mages cast (tactics: the best spell first): Lullaby once a fight when its dice can
+        put a foe to sleep, then Captivate, then Heal for a wounded friend, else arcane blasts
+        (FMC Basic, Mages and Spell Scrolls)."""
+        for i, c in enumerate(self.party):
+            if not c.energy:
+                continue
+            can = mask[:, i] & self.c_up[:, i] & ~self.held_now[:, i] & self.act
+            can &= self.c_energy[:, i] > 0
+            if not can.any():
+                continue
+            if SLEEP_SPELL in c.spells:
+                can &= ~self._lullaby(i, can)
+            if CHARM_SPELL in c.spells and can.any():
+                can &= ~self._captivate(i, can)
+            if HEAL_SPELL in c.spells and can.any():
+                can &= ~self._heal(i, can)
+            if can.any():
+                self._blast(i, can)
+
+    def _lullaby(self, i: int, can: np.ndarray) -> np.ndarray:
+        """Lullaby: 1d6 hit dice of creatures fall asleep, a die more for each extra energy.
+        The mage spends enough that the average covers the awake foes' hit dice; the dice put
+        the strongest foes that fit to sleep first (our reading: the text leaves the order)."""
+        awake_hd = (self.f_up * self.f_hd).sum(1)
+        dice = np.clip(np.ceil(awake_hd / self.tactics.lullaby_average), 1, self.c_energy[:, i])
+        dice = dice.astype(np.int32)
+        weakest = np.where(self.f_up, self.f_hd, np.inf).min(1)
+        cast = can & ~self.lull_cast[:, i] & (6 * dice >= weakest)
+        if not cast.any():
+            return cast
+        most = int(dice[cast].max())
+        faces = (self._u(most) * 6).astype(np.int32) + 1
+        total = (faces * (np.arange(most)[:, None] < dice[None, :])).sum(0) * cast
+        self.c_energy[:, i] -= dice * cast
+        self.lull_cast[:, i] |= cast
+        left = total.astype(float)
+        for j in np.argsort(-self.f_hd, kind="stable"):
+            sleeps = cast & self.f_up[:, j] & (self.f_hd[j] <= left)
+            self.f_up[:, j] &= ~sleeps
+            left -= self.f_hd[j] * sleeps
+        return cast
+
+    def _captivate(self, i: int, can: np.ndarray) -> np.ndarray:
+        """Captivate: one intelligent foe, the strongest standing, is charmed for the fight."""
+        smart = self.f_up & self.f_smart[None, :]
+        cast = can & ~self.charm_cast[:, i] & smart.any(1)
+        if cast.any():
+            t = np.where(smart, self.f_hp, -1).argmax(1)
+            self.f_up[self.ar[cast], t[cast]] = False
+            self.c_energy[:, i] -= cast
+            self.charm_cast[:, i] |= cast
+        return cast
+
+    def _heal(self, i: int, can: np.ndarray) -> np.ndarray:
+        """Heal: erase 1d6 damage from the most hurt standing friend at or below fall_back_at."""
+        hurt = self.c_up & (self.c_hp <= self.c_max * self.tactics.fall_back_at)
+        cast = can & hurt.any(1)
+        if cast.any():
+            t = np.where(hurt, self.c_hp, BIG).argmin(1)
+            amount = (self._u(1)[0] * 6).astype(np.int32) + 1
+            ar = self.ar
+            healed = np.minimum(self.c_hp[ar, t] + amount * cast, self.c_max[ar, t])
+            self.c_hp[ar, t] = np.where(cast, healed, self.c_hp[ar, t])
+            self.c_energy[:, i] -= cast
+        return cast
+
+    def _blast(self, i: int, can: np.ndarray) -> None:
+        """Arcane damage, 1 energy: 1d6 to a foe and those adjacent (FMC Basic, Mages). Our
+        reading: the weakest foe and the next two weakest beside it, no friend in the blast."""
+        cast = can & self.f_up.any(1)
+        if not cast.any():
+            return
+        dmg = ((self._u(1)[0] * 6).astype(np.int32) + 1) * cast
+        order = np.argsort(np.where(self.f_up, self.f_hp, BIG), axis=1, kind="stable")
+        for k in range(min(3, self.M)):
+            t = order[:, k]
+            self._wound_foes(t, cast & self.f_up[self.ar, t], dmg)
+        self.c_energy[:, i] -= cast
+
+    # ------------------------------------------------------------------ foe actions
+
+    def _hit_char(self, j: int, bonus: int, can: np.ndarray, targets: np.ndarray) -> None:
+        """One attack of foe j at the weakest character among `targets`."""
+        ar = self.ar
+        masked = np.where(targets, self.c_hp, BIG)
+        t = masked.argmin(1)
+        ok = can & (masked[ar, t] < BIG)
+        if not ok.any():
+            return
+        u = self._u(2)
+        hit = ok & (u[0] * 20 >= self.c_def[ar, t] - bonus - 1)
+        dmg = (u[1] * self.kinds[j].damage).astype(np.int32) + 1
+        self._wound_chars(j, t, hit, dmg)
+
+    def _wound_chars(self, j: int, t: np.ndarray, hit: np.ndarray, dmg: np.ndarray) -> None:
+        ar = self.ar
+        drain = self.kinds[j].drain
+        # FMC Basic, Example Monsters (†): the undead also cut maximum hit points by half the
+        # damage (rounded down), so a hit costs half as much again before the victim drops.
+        lost = dmg + dmg // 2 if drain else dmg
+        hp = self.c_hp[ar, t]
+        # FMC Basic, Armor & Speed: the shield is destroyed to stop a hit that would drop its
+        # bearer (tactics).
+        saved = hit & self.c_shield[ar, t] & (lost >= hp)
+        if saved.any():
+            self.c_shield[ar[saved], t[saved]] = False
+            self.c_def[ar[saved], t[saved]] -= 1
+            hit = hit & ~saved
+        hp = hp - lost * hit
+        self.c_hp[ar, t] = hp
+        if drain:
+            self.c_max[ar, t] -= (dmg // 2) * hit
+        down = hit & (hp <= 0)
+        if down.any():
+            self.c_up[ar[down], t[down]] = False
+            self.c_drop[ar[down], t[down]] = True
+
+    def _reach(self, rank: np.ndarray) -> np.ndarray:
+        """Characters a foe of this `rank` among the standing foes can reach: the front rank,
+        or anyone once it is past the front (more foes than the front holds) or there is no
+        front rank left."""
+        front, holds = self._front()
+        past = (rank > holds) | ~front.any(1)
+        return self.c_up & (~self.c_back | past[:, None])
+
+    def foe_melee(self, mask: np.ndarray) -> None:
+        ranks = np.cumsum(self.f_up, 1)  # foes do not fall during their own side's turn
+        for j, k in enumerate(self.kinds):
+            can = mask & self.f_up[:, j] & self.act
+            if self.f_casts[j]:
+                can &= self.f_used[:, j]  # it casts this round instead (FMC Basic, *)
+            if not can.any():
+                continue
+            reach = self._reach(ranks[:, j])
+            if k.sweep or k.engulf:
+                self._sweep(j, can, reach)
+                continue
+            for bonus in k.attacks:
+                self._hit_char(j, bonus, can, reach)
+                reach = reach & self.c_up
+
+    def _sweep(self, j: int, can: np.ndarray, reach: np.ndarray) -> None:
+        """Sweep: one attack at its full bonus against every character in reach; engulf adds:
+        those hit tempt fate or lose their next turn (our reading of the bestiary's words)."""
+        k = self.kinds[j]
+        ar = self.ar
+        for i in range(self.P):
+            who = can & reach[:, i]
+            if not who.any():
+                continue
+            u = self._u(2)
+            t = np.full(self.n, i)
+            hit = who & (u[0] * 20 >= self.c_def[:, i] - k.attack - 1)
+            self._wound_chars(j, t, hit, (u[1] * k.damage).astype(np.int32) + 1)
+            if k.engulf:
+                self.held_next[:, i] |= hit & self.c_up[ar, t] & self._coin()
+
+    def foe_magic(self, mask: np.ndarray) -> None:
+        """Once-an-hour powers, used in the first round the foe acts (the magic phase)."""
+        for j, k in enumerate(self.kinds):
+            if not self.f_casts[j]:
+                continue
+            can = mask & self.f_up[:, j] & self.act & ~self.f_used[:, j]
+            if not can.any():
+                continue
+            self.f_used[:, j] |= can
+            if k.area:
+                self._area(j, can)
+            if k.curse:
+                self._curse(can)
+
+    def _area(self, j: int, can: np.ndarray) -> None:
+        """Breath, cloud, burst: the damage die against every character (our reading: a
+        3 x 9" cone or a 2" burst covers a party fighting in one room); a net also holds."""
+        k = self.kinds[j]
+        u = self._u(self.P + 1)
+        for i in range(self.P):
+            caught = can & self.c_up[:, i]
+            dmg = (u[i] * k.damage).astype(np.int32) + 1
+            self._wound_chars(j, np.full(self.n, i), caught, dmg)
+            if k.area == "hold":
+                self.held_next[:, i] |= caught & self.c_up[:, i] & self._coin()
+
+    def _curse(self, can: np.ndarray) -> None:
+        """Curse: the strongest character tempts fate or loses half its maximum hit points."""
+        ar = self.ar
+        t = np.where(self.c_up, self.c_max, -1).argmax(1)
+        struck = can & self.c_up[ar, t] & self._coin()
+        loss = (self.c_max[ar, t] // 2) * struck
+        self.c_max[ar, t] -= loss
+        self.c_hp[ar, t] -= loss
+        down = struck & (self.c_hp[ar, t] <= 0)
+        self.c_up[ar[down], t[down]] = False
+        self.c_drop[ar[down], t[down]] = True
+
+    # ------------------------------------------------------------------ the fight
+
+    def petrify(self) -> None:
+        """FMC Basic, Example Monsters (§): those facing a medusa tempt fate or are petrified;
+        each character once per petrifying foe, as the fight opens."""
+        for j, k in enumerate(self.kinds):
+            if not k.petrify:
+                continue
+            for i in range(self.P):
+                stone = self.f_present[:, j] & self.c_up[:, i] & self._coin()
+                self.c_up[:, i] &= ~stone
+                self.c_drop[:, i] |= stone
+        self.settle()
+
+    def round(self, p_mask: np.ndarray, f_mask: np.ndarray, first: bool) -> None:
+        """One round: initiative by toss (50-50), then movement, missiles, melee and magic,
+        each phase the winners' side first (FMC Basic, Skirmishes)."""
+        self.held_now, self.held_next = self.held_next, np.zeros_like(self.held_next)
+        fighting = self.act & (p_mask.any(1) | f_mask)
+        party_first = self._coin()
+        self._fall_back()
+        pa = p_mask & party_first[:, None]
+        pb = p_mask & ~party_first[:, None]
+        if first and any(self.c_ranged):
+            self.party_melee(pa, missiles=True)
+            self.party_melee(pb, missiles=True)
+            self.settle()
+        for party_step, foe_step in (
+            (self.party_melee, self.foe_melee),
+            (self.party_magic, self.foe_magic),
+        ):
+            party_step(pa)
+            self.settle()
+            foe_step(f_mask)
+            self.settle()
+            party_step(pb)
+            self.settle()
+        self.rounds += fighting
+
+    def _fall_back(self) -> None:
+        """Movement: a wounded front-rank character steps behind the line if a friend who is not
+        wounded still stands in front (tactics: fall_back_at)."""
+        front = self.c_up & ~self.c_back
+        wounded = front & (self.c_hp <= self.c_max * self.tactics.fall_back_at)
+        covered = (front & ~wounded).any(1)
+        self.c_back |= wounded & covered[:, None]
+
+    def end_of_round(self) -> None:
+        if self.f_regen.any():
+            # FMC Basic, Example Monsters (‡): trolls cure 1 point a round (standing ones;
+            # our reading: a fallen troll is kept down, and burned, by the party).
+            healed = np.minimum(self.f_hp + self.f_regen, self.f_hp0)
+            self.f_hp = np.where(self.f_up, healed, self.f_hp)
+        self._morale()
+        self._party_breaks()
+        self.settle()
+
+    def _morale(self) -> None:
+        """FMC Basic, Skirmishes: a side that loses its leader or half its number tempts fate
+        or flees; a big monster does so on its own at half its hit points. Checked at the end of
+        the round, once for each cause; foes that cannot think fight on."""
+        thinking = (self.f_up & self.f_mind).any(1) & self.act
+        if not thinking.any():
+            return
+        size = self.f_present.sum(1)
+        lost = size - (self.f_up & self.f_present).sum(1)
+        half = thinking & ~self.half_checked & (size >= 2) & (2 * lost >= size)
+        breaks = half & ~self._coin()
+        self.half_checked |= half
+        if self.leader >= 0:
+            gone = self.f_present[:, self.leader] & ~self.f_up[:, self.leader]
+            lead = thinking & ~self.leader_checked & gone
+            breaks |= lead & ~self._coin()
+            self.leader_checked |= lead
+        if breaks.any():
+            self.f_up &= ~(breaks[:, None] & self.f_mind[None, :])
+        for j, k in enumerate(self.kinds):
+            if not k.big or k.mindless:
+                continue
+            hurt = self.act & self.f_up[:, j] & ~self.f_big_checked[:, j]
+            hurt &= 2 * self.f_hp[:, j] <= self.f_hp0[j]
+            if hurt.any():
+                self.f_big_checked[:, j] |= hurt
+                self.f_up[:, j] &= ~(hurt & ~self._coin())
+
+    def _party_breaks(self) -> None:
+        """The party runs when party_breaks_at of it is down and the standing foes have more hit
+        points left than it has (tactics); breaking off, it takes one more round of the foes'
+        blows (FMC Basic: foes in 1" are stuck in melee until it is resolved)."""
+        down = self.start_n - self.c_up.sum(1)
+        losing = (self.f_hp * self.f_up).sum(1) > (self.c_hp * self.c_up).sum(1)
+        runs = self.act & (down >= self.start_n * self.tactics.party_breaks_at) & losing
+        if not runs.any():
+            return
+        self.held_now = np.zeros_like(self.held_now)
+        self.foe_melee(runs)
+        escaped = runs & self.c_up.any(1)
+        self.outcome[runs] = np.where(escaped[runs], FLEE, WIPED)
+        self.act &= ~runs
+
+    def surprise(self) -> None:
+        """FMC Basic, Skirmishes: each side tempts fate against surprise; if both are surprised
+        neither is. A surprised side loses its first turn while the other acts as a group; an
+        expert skilled at avoiding surprise tempts fate to act anyway."""
+        party_caught = self._coin()
+        foes_caught = self._coin()
+        party_only = party_caught & ~foes_caught
+        foes_only = foes_caught & ~party_caught
+        wary = np.array(["avoid_surprise" in c.skills for c in self.party], dtype=bool)
+        awake = (party_only[:, None] & wary[None, :] & self._coin()[:, None]) | foes_only[:, None]
+        awake = np.broadcast_to(awake, (self.n, self.P)).copy()
+        f_mask = party_only
+        if party_only.any() or foes_only.any():
+            self.round(awake, f_mask, first=True)
+            self.end_of_round()
+
+    def run(self) -> Outcome:
+        self.petrify()
+        self.surprise()
+        for number in range(self.tactics.max_rounds):
+            if not self.act.any():
+                break
+            every = np.ones((self.n, self.P), dtype=bool)
+            self.round(every, np.ones(self.n, dtype=bool), first=number == 0)
+            self.end_of_round()
+            if self.act.sum() < COMPACT_BELOW * self.n and self.n > 64:
+                self._flush(self.act)
+        # Still fighting after max_rounds: the party walks away (tactics).
+        self.outcome[self.act] = FLEE
+        self.act[:] = False
+        self._flush(np.zeros(self.n, dtype=bool))
+        return self.out
+
+    def _flush(self, keep: np.ndarray) -> None:
+        """Write the finished rows' results out and drop them from the state."""
+        gone = ~keep
+        ids = self.ids[gone]
+        o = self.out
+        o.outcome[ids] = self.outcome[gone]
+        o.rounds[ids] = self.rounds[gone]
+        o.dropped[ids] = self.c_drop[gone].any(1)
+        left = np.where(self.c_up[gone], np.maximum(self.c_hp[gone], 0), 0).sum(1)
+        lost = self.start_hp[gone].sum(1) - left
+        o.hp_lost[ids] = np.maximum(lost, 0) / self.start_total[gone]
+        o.hp[ids] = self.c_hp[gone]
+        o.max_hp[ids] = self.c_max[gone]
+        o.energy[ids] = self.c_energy[gone]
+        o.shield[ids] = self.c_shield[gone]
+        o.up[ids] = self.c_up[gone]
+        if keep.any():
+            for name in _STATE:
+                value = getattr(self, name)
+                setattr(self, name, value[keep])
+            self.n = int(keep.sum())
+            self.ar = np.arange(self.n)
+        else:
+            self.n = 0
+
+
+def fight(
+    party: list[Character],
+    groups: list[FoeGroup],
+    tactics: Tactics,
+    trials: int,
+    seed: int,
+    start: Start | None = None,
+) -> Outcome:
+    """Run one fight `trials` times; the same seed gives the same outcome arrays."""
+    return Fight(party, groups, tactics, trials, seed, start).run()

@@ -1,0 +1,530 @@
+"""Simulated combat tells the truth: hand-worked odds, an exact duel, sanity, seeds, bad input.
+
+The heavy checks use a few thousand trials at fixed seeds, so they are deterministic; the
+figures they compare with are worked out here by hand or by dynamic programming.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from dataclasses import replace
+from fractions import Fraction
+from functools import cache
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from generator.build.monsters import bestiary
+from generator.errors import DelveError, TableError
+from generator.model.danger import Danger
+from generator.sim import engine
+from generator.sim.danger import estimate, foes
+from generator.sim.foes import FoeGroup, foe_kind
+from generator.sim.party import Character, default_party, load_party_file, parse_spec
+from generator.sim.rules import Tactics, tactics, verdicts
+from generator.sim.stats import wilson
+
+KEYS = {"win", "flee", "wiped", "drop", "rounds", "hp_lost", "trials", "verdict"}
+
+
+def monster(tables, name):
+    m = bestiary(tables).find(name)
+    assert m is not None, name
+    return m
+
+
+def odds(tables, party, name, count, address="test", trials=2000):
+    return estimate(
+        tables, party, foes(tables, [(monster(tables, name), str(count))]), address, trials
+    )
+
+
+# --------------------------------------------------------------------------- by hand
+
+
+def _probe(tables, character, foe_name, trials=40_000):
+    """A Fight of one character against one foe, ready for single attacks."""
+    kind = foe_kind(tables, monster(tables, foe_name))
+    kind = replace(kind, hp=10_000)
+    return engine.Fight([character], [FoeGroup(kind, "1")], tactics(tables), trials, 7)
+
+
+def fighter(level=1, **changes):
+    base = Character(
+        name="test",
+        cls="fighter",
+        level=level,
+        hp=5 * level,
+        max_hp=5 * level,
+        defense=12,
+        shield=False,
+        prowess=level,
+        weapon="one-handed",
+        weapon_bonus=0,
+        damage_type="slash",
+        energy=0,
+        spells=(),
+        skills=(),
+    )
+    return replace(base, **changes)
+
+
+@pytest.mark.parametrize("bonus,dc", [(0, 12), (1, 14), (1, 16), (4, 12), (8, 16), (0, 21)])
+def test_one_attack_hits_as_d20_plus_bonus_against_defense(builtin_tables, bonus, dc):
+    f = _probe(builtin_tables, fighter(), "Ogre")
+    f.f_dc[:] = dc
+    everyone = np.ones(f.n, dtype=bool)
+    f._hit_foe(0, bonus, everyone, f.f_up.copy())
+    hits = np.count_nonzero(f.f_hp[:, 0] < 10_000)
+    # d20 + bonus >= dc: the faces dc - bonus .. 20 hit.
+    expected = max(0, min(20, 21 - (dc - bonus))) / 20
+    se = max(np.sqrt(expected * (1 - expected) / f.n), 1e-9)
+    assert abs(hits / f.n - expected) <= 4 * se, (hits / f.n, expected)
+
+
+@pytest.mark.parametrize(
+    "weapon,resist,expected",
+    [
+        ("one-handed", False, Fraction(7, 2)),  # d6
+        ("two-handed", False, Fraction(161, 36)),  # best of 2d6 (FMC Basic, Combat)
+        ("one-handed", True, Fraction(3, 2)),  # half of d6, rounded down: (0+1+1+2+2+3)/6
+    ],
+)
+def test_damage_of_a_die(builtin_tables, weapon, resist, expected):
+    # A lycanthrope resists slash (ineffective weapons deal half); a giant does not.
+    foe = "Lycanthrope" if resist else "Giant"
+    f = _probe(builtin_tables, fighter(weapon=weapon), foe)
+    f.f_dc[:] = 1  # every attack hits
+    f._hit_foe(0, 0, np.ones(f.n, dtype=bool), f.f_up.copy())
+    dealt = 10_000 - f.f_hp[:, 0]
+    mean = dealt.mean()
+    sd = dealt.std() / np.sqrt(f.n)
+    assert abs(mean - float(expected)) < 4 * sd
+
+
+def test_split_attacks_land_more_hits_than_one_big_one():
+    # The reason the engine splits every bonus above +1 into +1 attacks (docs/danger.md).
+    for dc in (12, 14, 16, 17):
+        for k in range(2, 9):
+            one = Fraction(min(20, max(0, 21 - dc + k)), 20)
+            many = k * Fraction(min(20, max(0, 22 - dc)), 20)
+            assert many > one
+
+
+# --------------------------------------------------------------------------- an exact duel
+
+
+def _duel_win(char_hp, foe_hp, p_char, p_foe, char_die, foe_die, rounds):
+    """P(the character wins) by dynamic programming over hit points, following the engine's
+    reading of FMC Basic: a surprise round (each side tempts fate; both surprised is neither),
+    then rounds in which initiative is a toss and the winner strikes first."""
+
+    @cache
+    def after_char(c, f, left, foe_next):
+        # the character swings; if the foe stands and strikes next, it does
+        total = (1 - p_char) * (
+            after_foe(c, f, left, False) if foe_next else round_(c, f, left - 1)
+        )
+        for d in range(1, char_die + 1):
+            g = f - d
+            if g <= 0:
+                total += p_char / char_die
+            else:
+                total += (
+                    p_char
+                    / char_die
+                    * (after_foe(c, g, left, False) if foe_next else round_(c, g, left - 1))
+                )
+        return total
+
+    @cache
+    def after_foe(c, f, left, char_next):
+        total = (1 - p_foe) * (
+            after_char(c, f, left, False) if char_next else round_(c, f, left - 1)
+        )
+        for d in range(1, foe_die + 1):
+            h = c - d
+            if h > 0:
+                nxt = after_char(h, f, left, False) if char_next else round_(h, f, left - 1)
+                total += p_foe / foe_die * nxt
+        return total
+
+    @cache
+    def round_(c, f, left):
+        if left == 0:
+            return 0.0  # the party walks away after max_rounds: not a win
+        return 0.5 * after_char(c, f, left, True) + 0.5 * after_foe(c, f, left, True)
+
+    # surprise: 1/4 the foe strikes alone, 1/4 the character does, 1/2 neither
+    free_foe = after_foe(char_hp, foe_hp, rounds + 1, False)
+    free_char = after_char(char_hp, foe_hp, rounds + 1, False)
+    return 0.25 * free_foe + 0.25 * free_char + 0.5 * round_(char_hp, foe_hp, rounds)
+
+
+def test_a_duel_agrees_with_dynamic_programming(builtin_tables):
+    # A level-2 fighter without a shield (one attack at +2... split into two at +1) would need
+    # a bigger DP; a level-1 fighter (one attack at +1, d6, 5 HP, defense 12) against a zombie
+    # (mindless, so no morale: 4 HP, defense 12, +1, d6) is the same game the engine plays.
+    hero = fighter(level=1)
+    zombie = monster(builtin_tables, "Zombie")
+    rounds = 30
+    t = Tactics(
+        front_holds=2, fall_back_at=0.5, party_breaks_at=0.5, max_rounds=rounds, lullaby_average=3.5
+    )
+    p_char = (21 - (12 - 1)) / 20
+    p_foe = (21 - (12 - 1)) / 20
+    exact = _duel_win(5, 4, p_char, p_foe, 6, 6, rounds)
+    trials = 40_000
+    out = engine.fight([hero], [FoeGroup(foe_kind(builtin_tables, zombie), "1")], t, trials, 11)
+    wins = int(np.count_nonzero(out.outcome == engine.WIN))
+    low, high = wilson(wins, trials)
+    assert low <= exact <= high, (wins / trials, exact)
+
+
+# --------------------------------------------------------------------------- sanity
+
+
+def test_one_mook_against_level_5_is_won(builtin_tables):
+    for name in ("Skeleton", "Hoblin", "Giant Rat"):
+        d = odds(builtin_tables, default_party(builtin_tables, 5), name, 1)
+        assert d.win > 0.99, (name, d.win)
+        assert d.verdict == "trivial"
+
+
+def test_three_adult_dragons_against_level_1_are_lost(builtin_tables):
+    d = odds(builtin_tables, default_party(builtin_tables, 1), "Adult dragon", 3)
+    assert d.win < 0.05
+    assert d.verdict == "deadly"
+
+
+@pytest.mark.parametrize("name,count", [("Ogre", 2), ("Hoblin", 8), ("Troll", 1), ("Ghoul", 3)])
+def test_win_chance_never_falls_as_the_party_levels(builtin_tables, name, count):
+    previous = None
+    for level in range(1, 8):
+        d = odds(builtin_tables, default_party(builtin_tables, level), name, count, f"lv/{level}")
+        if previous is not None:
+            # beyond noise: the two 95% intervals must overlap at least
+            assert d.ci95["win"][1] >= previous.ci95["win"][0], (level, d.win, previous.win)
+        previous = d
+
+
+@pytest.mark.parametrize("name", ["Porc", "Zombie", "Hoblin"])
+def test_win_chance_never_falls_as_the_foes_thin(builtin_tables, name):
+    party = default_party(builtin_tables, 2)
+    previous = None
+    for count in range(10, 0, -1):
+        d = odds(builtin_tables, party, name, count, f"n/{count}")
+        if previous is not None:
+            assert d.ci95["win"][1] >= previous.ci95["win"][0], (count, d.win, previous.win)
+        previous = d
+
+
+def test_same_seed_same_figures_and_another_seed_others(builtin_tables):
+    party = default_party(builtin_tables, 2)
+    a = odds(builtin_tables, party, "Ogre", 2, "seed/a").to_dict()
+    b = odds(builtin_tables, party, "Ogre", 2, "seed/a").to_dict()
+    c = odds(builtin_tables, party, "Ogre", 2, "seed/c").to_dict()
+    assert a == b
+    assert a != c
+
+
+def test_shares_add_up_and_intervals_hold_the_figures(builtin_tables):
+    d = odds(builtin_tables, default_party(builtin_tables, 1), "Porc", 4)
+    assert d.win + d.flee + d.wiped == pytest.approx(1.0)
+    assert d.wiped <= d.drop
+    for key, (low, high) in d.ci95.items():
+        assert low <= getattr(d, key) <= high, key
+    assert Danger.from_dict(json.loads(json.dumps(d.to_dict())), "d").to_dict() == d.to_dict()
+
+
+def test_dice_counts_vary_by_trial(builtin_tables):
+    party = default_party(builtin_tables, 1)
+    few = odds(builtin_tables, party, "Hoblin", "2", "var")
+    varied = odds(builtin_tables, party, "Hoblin", "1d4+1", "var")
+    many = odds(builtin_tables, party, "Hoblin", "5", "var")
+    assert many.win < varied.win < few.win
+
+
+def test_specials_count(builtin_tables):
+    party = default_party(builtin_tables, 3)
+    # Trolls regenerate: one is harder to beat than an ogre with the same numbers.
+    troll = odds(builtin_tables, party, "Troll", 1)
+    ogre = odds(builtin_tables, party, "Ogre", 1)
+    assert troll.hp_lost > ogre.hp_lost
+    # A medusa's gaze petrifies half of those who face it, whatever their level.
+    medusa = odds(builtin_tables, default_party(builtin_tables, 5), "Medusa", 1)
+    assert medusa.drop > 0.9
+    # A wraith drains: more hit points lost than a bear of the same bracket and defense.
+    wraith = odds(builtin_tables, party, "Wraith", 1)
+    bear = odds(builtin_tables, party, "Bear", 1)
+    assert wraith.hp_lost > bear.hp_lost
+    # Poison has no numbers in FMC Basic: the estimate says what it leaves out.
+    spider = odds(builtin_tables, party, "Giant Spider", 1)
+    assert any("poison" in n for n in spider.notes)
+
+
+# --------------------------------------------------------------------------- parties
+
+
+def test_party_from_the_class_tables(builtin_tables):
+    party = default_party(builtin_tables, 3)
+    assert [c.cls for c in party] == ["fighter", "fighter", "expert", "mage"]
+    assert [c.max_hp for c in party] == [15, 15, 12, 9]
+    assert party[0].defense == 13 and party[0].shield  # leather 12 + shield
+    assert party[1].weapon == "two-handed" and party[1].defense == 12
+    assert party[0].prowess == 3 and party[2].prowess == 0
+    assert party[3].energy == 3 and "lullaby" in party[3].spells
+    # Past the text's level 5, each class keeps its step: +5 HP and +1 prowess for fighters.
+    eight = default_party(builtin_tables, 8)
+    assert eight[0].max_hp == 40 and eight[0].prowess == 8 and eight[3].energy == 8
+
+
+def test_party_spec(builtin_tables):
+    party = parse_spec(builtin_tables, "fighter:3, fighter:3,expert:2,mage:4")
+    assert [c.label() for c in party] == ["fighter 3", "fighter 3", "expert 2", "mage 4"]
+    assert party[0].shield and party[1].weapon == "two-handed"
+    for bad in ("fighter:x", "fighter", "paladin:3", "fighter:0", "fighter:31", "", "fighter:3,,"):
+        with pytest.raises(DelveError, match="--party"):
+            parse_spec(builtin_tables, bad)
+
+
+def test_party_file(builtin_tables, tmp_path):
+    good = tmp_path / "party.yaml"
+    good.write_text(
+        "party:\n"
+        "  - {name: Brannoc, class: fighter, level: 3, armor: plate, shield: true,\n"
+        "     weapon_bonus: 1}\n"
+        "  - {class: mage, level: 2, spells: [captivate], hp: 4}\n"
+    )
+    brannoc, mage = load_party_file(builtin_tables, good)
+    assert brannoc.defense == 17 and brannoc.weapon_bonus == 1 and brannoc.name == "Brannoc"
+    assert mage.hp == 4 and mage.max_hp == 6 and mage.spells == ("captivate",)
+    cases = {
+        "- {class: fighter, level: 3, armour: plate}\n": ":1: character 1: armour: unknown field",
+        "- {class: fighter}\n": "needs a class and a level",
+        "- {class: fighter, level: 2, hp: 99}\n": "hp: 99 is more than",
+        "- {class: fighter, level: 2, armor: mithril}\n": "armor must be one of",
+        "- {class: fighter, level: true}\n": "level: must be a whole number",
+        "just: text\n": "a party file is a list",
+        "- [1, 2\n": "YAML syntax error",
+    }
+    for text, message in cases.items():
+        bad = tmp_path / "bad.yaml"
+        bad.write_text(text)
+        with pytest.raises(DelveError, match=message) as err:
+            load_party_file(builtin_tables, bad)
+        assert str(bad) in str(err.value)
+
+
+# --------------------------------------------------------------------------- tables
+
+
+def _tables_with(tmp_path, rel, text):
+    from generator.engine.tables import TableSet
+
+    path = tmp_path / rel
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    return TableSet.load([tmp_path], use_env=False)
+
+
+def test_verdict_table_is_checked(tmp_path):
+    head = "title: V\nfields:\n  key: str\n  win_at_least: float?\nentries:\n"
+    ts = _tables_with(tmp_path, "sim/verdicts.yaml", head + "  - key: ok\n    win_at_least: 0.5\n")
+    with pytest.raises(TableError, match="must have no bounds"):
+        verdicts(ts)
+    ts = _tables_with(
+        tmp_path, "sim/verdicts.yaml", head + "  - key: a\n    win_at_least: 1.5\n  - key: b\n"
+    )
+    with pytest.raises(TableError, match="from 0 to 1"):
+        verdicts(ts)
+
+
+def test_tactics_table_is_checked(tmp_path):
+    text = (
+        "title: T\nfields:\n  key: str\n  value: float\n"
+        "entries:\n  - key: front_holds\n    value: -1\n"
+    )
+    ts = _tables_with(tmp_path, "sim/tactics.yaml", text)
+    with pytest.raises(TableError, match="front_holds must be 0 to 20"):
+        tactics(ts)
+
+
+# --------------------------------------------------------------------------- the command
+
+
+def test_sim_command(run_cli):
+    res = run_cli("sim", "--monster", "adult dragon", "--count", "3", "--seed", "x")
+    assert res.code == 0, res.err
+    assert "3 adult dragons against four level-1 characters" in res.out
+    assert "Verdict: deadly" in res.out
+    again = run_cli("sim", "--monster", "adult dragon", "--count", "3", "--seed", "x")
+    assert again.out == res.out
+    res = run_cli(
+        "sim", "--monster", "ogre", "--party", "fighter:3,mage:3", "-f", "json", "--seed", "y"
+    )
+    data = json.loads(res.out)
+    assert set(data["danger"]) >= {
+        "win",
+        "flee",
+        "wiped",
+        "drop",
+        "rounds",
+        "hp_lost",
+        "trials",
+        "verdict",
+    }
+    assert data["danger"]["trials"] == 2000
+
+
+@pytest.mark.parametrize(
+    "args,message",
+    [
+        (["--monster", "ogr"], "no such monster; close names: Ogre"),
+        (["--monster", "ogre", "--party", "fighter:x"], "--party 'fighter:x'"),
+        (["--monster", "ogre", "--trials", "0"], "--trials: must be from 1 to 1,000,000"),
+        (["--monster", "ogre", "--trials", "1000001"], "--trials: must be from 1 to 1,000,000"),
+        (["--monster", "ogre", "--count", "0"], "--count '0'"),
+        (["--monster", "ogre", "--level", "2", "--party", "mage:2"], "one or the other"),
+        ([], "a saved document or --monster"),
+    ],
+)
+def test_sim_bad_input(run_cli, args, message):
+    res = run_cli("sim", *args, "--seed", "x")
+    assert res.code == 1
+    assert message in res.err
+    assert len(res.err.strip().splitlines()) == 1
+    assert "Traceback" not in res.err
+
+
+def test_site_json_only_with_danger_and_never_imports_numpy(run_cli, tmp_path):
+    plain = run_cli("site", "--seed", "harrowdeep", "-f", "json")
+    assert '"danger"' not in plain.out and '"routes"' not in plain.out
+    code = (
+        "import sys; import generator.cli as c\n"
+        "try:\n    c.main(['site', '--seed', 'harrowdeep', '-f', 'json'])\n"
+        "except SystemExit:\n    pass\n"
+        "assert 'numpy' not in sys.modules, 'numpy imported'\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, capture_output=True)
+    res = run_cli("site", "--seed", "harrowdeep", "-f", "json", "--danger")
+    doc = json.loads(res.out)
+    for room in doc["rooms"]:
+        assert ("danger" in room) == bool(room["monsters"])
+        if room["monsters"]:
+            d = room["danger"]
+            assert set(d) >= {
+                "win",
+                "flee",
+                "wiped",
+                "drop",
+                "rounds",
+                "hp_lost",
+                "trials",
+                "verdict",
+            }
+            assert d["party"] == "four level-1 characters"
+    assert all("danger" in e for e in doc["encounters"])
+    assert doc["routes"][0]["steps"]
+    # the document reads back, and `delve sim DOC` estimates it again to the same figures
+    saved = tmp_path / "site.json"
+    saved.write_text(res.out)
+    again = run_cli("sim", str(saved), "-f", "json")
+    assert json.loads(again.out)["rooms"] == doc["rooms"]
+    text = run_cli("sim", str(saved))
+    assert "Room 4" in text.out or "Room" in text.out
+
+
+def test_text_shows_danger_unless_told_not_to(run_cli):
+    shown = run_cli("site", "--seed", "harrowdeep")
+    assert "Danger for four level-1 characters:" in shown.out
+    assert "Danger, room after room" in shown.out
+    hidden = run_cli("site", "--seed", "harrowdeep", "--no-danger")
+    assert "Danger for" not in hidden.out
+    other = run_cli("site", "--seed", "harrowdeep", "--system", "f4c")
+    assert "Danger for four level-1 characters (FMC Basic's rules):" in other.out
+
+
+# --------------------------------------------------------------------------- (Fortmayn)
+
+
+def _fortmayn_fight(tables, party, name, count, trials=4000, seed=5):
+    from generator.sim import fortmayn
+
+    group = FoeGroup(foe_kind(tables, monster(tables, name)), str(count))
+    return fortmayn.Fight(tables, party, [group], tactics(tables), trials, seed)
+
+
+@pytest.mark.parametrize(
+    "size,over,under",
+    [(0, 1 / 4, 2 / 4), (1, 2 / 6, 2 / 6), (2, 4 / 8, 2 / 8), (3, 8 / 12, 2 / 12)],
+)
+def test_fortmayn_dice_over_4_and_under_3(builtin_tables, size, over, under):
+    # (Fortmayn): a die over 4 removes a Difficulty Die, one under 3 is lost; on a d4, a 4 counts.
+    f = _fortmayn_fight(builtin_tables, default_party(builtin_tables, 1), "Ogre", 1, trials=20_000)
+    good, bad = f._roll(np.full(f.n, 3), np.full(f.n, size))
+    for got, p in ((good, over), (bad, under)):
+        se = np.sqrt(3 * p * (1 - p) / f.n)
+        assert abs(got.mean() - 3 * p) < 4 * se
+
+
+def test_fortmayn_party_and_difficulty_dice(builtin_tables):
+    from generator.sim.fortmayn import difficulty, figure
+
+    party = default_party(builtin_tables, 3)
+    figs = [figure(c) for c in party]
+    assert [(f.body, f.head) for f in figs] == [(5, 1), (5, 1), (3, 3), (1, 5)]
+    assert figs[0].shield >= 0 and figs[1].advantage == 1
+    dd = {
+        n: difficulty(builtin_tables, foe_kind(builtin_tables, monster(builtin_tables, n)))
+        for n in ("Hoblin", "Porc", "Ghoul", "Ogre", "Giant")
+    }
+    assert dd == {"Hoblin": 1, "Porc": 1, "Ghoul": 2, "Ogre": 4, "Giant": 8}
+
+
+def test_fortmayn_estimates_sit_beside_fmc(builtin_tables):
+    party = default_party(builtin_tables, 1)
+    against = foes(builtin_tables, [(monster(builtin_tables, "Ogre"), "2")])
+    d = estimate(builtin_tables, party, against, "fm", 2000, systems=("fortmayn",))
+    other = d.others["fortmayn"]
+    assert other.rules == "fortmayn" and d.rules == "fmc"
+    assert other.win + other.flee + other.wiped == pytest.approx(1.0)
+    again = estimate(builtin_tables, party, against, "fm", 2000, systems=("fortmayn",))
+    assert again.to_dict() == d.to_dict()
+    # the party's strength still tells
+    weak = estimate(
+        builtin_tables,
+        party,
+        foes(builtin_tables, [(monster(builtin_tables, "Giant"), "3")]),
+        "fm",
+        2000,
+        systems=("fortmayn",),
+    )
+    assert weak.others["fortmayn"].win < other.win
+
+
+# --------------------------------------------------------------------------- properties
+
+NAMES = ["Hoblin", "Porc", "Ogre", "Troll", "Ghoul", "Wraith", "Medusa", "Young dragon", "Rat King"]
+
+
+@settings(
+    max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    name=st.sampled_from(NAMES),
+    count=st.integers(1, 8),
+    level=st.integers(1, 10),
+    seed=st.text(min_size=1, max_size=8).filter(lambda s: s == s.strip() and s.strip()),
+)
+def test_any_fight_gives_coherent_figures(builtin_tables, name, count, level, seed):
+    d = odds(builtin_tables, default_party(builtin_tables, level), name, count, seed, trials=300)
+    assert d.win + d.flee + d.wiped == pytest.approx(1.0)
+    assert d.wiped <= d.drop and 0 <= d.hp_lost <= 1 and d.rounds >= 0
+    assert d.verdict in [v.key for v in verdicts(builtin_tables)]
+    for key, (low, high) in d.ci95.items():
+        assert low - 1e-9 <= getattr(d, key) <= high + 1e-9, key
