@@ -1,0 +1,431 @@
+"""The plan of a whole site: every level laid out, every way drawn, the levels stacked.
+
+Levels are planned top down. A level's ring of six is laid out by a template (layout.py), its
+ways routed (route.py); the ways down from it pin the rooms they reach on the next level, so a
+staircase arrives on the square under the one it leaves. Anything that is not a ring of six (a
+hand-edited document) is laid out in rows and every way found by search.
+
+The plan depends only on the rooms' sizes and shapes, the graph and the connections' kinds,
+drawn from the site's own stream (``<seed>/plan``): a change to a room's contents never moves
+it.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+from dataclasses import dataclass, field
+
+from generator.engine.rng import Rng
+from generator.errors import DocumentError
+from generator.model.site import Connection, Room, Site
+from generator.plan import shapes
+from generator.plan.boxes import OPPOSITE, STEP, Box, Cell, side_towards
+from generator.plan.layout import RING, Design, Link, Pin, inner_cells, layout_ring, stair_cells
+from generator.plan.route import Occupancy, designed, loop, search
+
+LONG_MIN = 8  # a very long corridor is at least this many squares...
+LONG_FACTOR = 2  # ... and at least twice the median of the level's other corridors
+ENTRY_LENGTH = 2  # squares of passage from the entrance to the outside
+GRID_GAP = 4  # rock between rooms laid out in rows (anything that is not a ring)
+
+
+@dataclass
+class Routed:
+    path: list[Cell]
+    door: tuple[int, int, str]
+
+
+@dataclass
+class LevelPlan:
+    boxes: dict[int, Box]
+    routes: dict[int, Routed] = field(default_factory=dict)  # connection index -> route
+    occupancy: Occupancy | None = None
+
+
+def long_ok(lengths: list[int], long_lengths: list[int]) -> bool:
+    """FMC Basic's very long corridor, drawn so it reads as one (our measure): at least
+    LONG_MIN squares, and at least twice the median of the level's other corridors (doors in
+    shared walls are not corridors)."""
+    if not long_lengths:
+        return True
+    others = [n for n in lengths if n > 0]
+    floor = max(LONG_MIN, LONG_FACTOR * statistics.median(others)) if others else LONG_MIN
+    return min(long_lengths) >= floor
+
+
+def plan_site(site: Site, rng: Rng) -> None:
+    """Lay out every level of a site afresh and store the plan in its rooms and connections."""
+    levels = sorted({r.level for r in site.rooms})
+    placed: dict[int, Box] = {}  # every room planned so far, by id
+    taken: dict[int, set[Cell]] = {}  # level -> squares holding a way between levels
+    rooms_by_id = {r.id: r for r in site.rooms}
+    for depth in levels:
+        lrng = rng.child(f"level/{depth}")
+        rooms = [r for r in site.rooms if r.level == depth]
+        boxes = {r.id: _box(r, lrng) for r in rooms}
+        conns = [
+            (i, c)
+            for i, c in enumerate(site.connections)
+            if not c.levels
+            and rooms_by_id[c.from_room].level == depth
+            and rooms_by_id[c.to_room].level == depth
+        ]
+        links = [
+            (i, c)
+            for i, c in enumerate(site.connections)
+            if c.levels
+            and (c.from_room in boxes) != (c.to_room in boxes)
+            and (c.from_room in placed or c.to_room in placed)
+        ]
+        pins = []
+        for _, c in links:
+            here, there = (
+                (c.to_room, c.from_room) if c.to_room in boxes else (c.from_room, c.to_room)
+            )
+            pins.append(Pin(here, placed[there]))
+        plan = _plan_level(boxes, conns, pins, lrng, taken, levels, depth, rooms_by_id)
+        placed.update(plan.boxes)
+        for i, route in plan.routes.items():
+            c = site.connections[i]
+            c.path, c.door, c.at, c.to_at = route.path, route.door, None, None
+        for _, c in links:
+            here = c.to_room if c.to_room in boxes else c.from_room
+            there = c.from_room if here == c.to_room else c.to_room
+            lower, upper = plan.boxes[here], placed[there]
+            there_level = rooms_by_id[there].level
+            used = taken.setdefault(depth, set()) | taken.setdefault(there_level, set())
+            square = _stair_square(upper, lower, used, plan, placed)
+            taken[depth].add(square)
+            taken[there_level].add(square)
+            c.path, c.door = [], None
+            c.at = c.to_at = square
+        if depth == levels[0]:
+            _entrance(rooms, plan)
+    for r in site.rooms:
+        box = placed[r.id]
+        r.x, r.y, r.w, r.h, r.shape = box.x, box.y, box.w, box.h, box.shape
+        r.cells = sorted(box.cells) if box.shape == "cave" and box.cells else None
+    # Ways between levels whose ends were never both planned (a broken graph) stand mid-room.
+    for c in site.connections:
+        if c.levels and c.at is None:
+            a, b = placed[c.from_room], placed[c.to_room]
+            c.path, c.door = [], None
+            c.at, c.to_at = _middle(a), _middle(b)
+
+
+def _box(room: Room, rng: Rng) -> Box:
+    w, h = shapes.squares(room.size) if room.size else (room.w, room.h)
+    shape = shapes.fitting(room.shape, w, h)
+    if w != h and rng.chance(0.5):
+        w, h = h, w
+    cells = shapes.cave_cells(w, h, rng.child(f"cave/{room.id}")) if shape == "cave" else None
+    return Box(room.id, w, h, shape, cells)
+
+
+def _ring(boxes: dict[int, Box], conns: list[tuple[int, Connection]]) -> list[int] | None:
+    """Room ids in loop order when a level's ways make one ring of six, else None."""
+    if len(boxes) != RING or len(conns) != RING:
+        return None
+    nbrs: dict[int, list[int]] = {k: [] for k in boxes}
+    for _, c in conns:
+        if c.from_room == c.to_room:
+            return None
+        nbrs[c.from_room].append(c.to_room)
+        nbrs[c.to_room].append(c.from_room)
+    if any(len(v) != 2 for v in nbrs.values()):
+        return None
+    start = min(boxes)
+    first = (
+        next(c.to_room for _, c in conns if c.from_room == start)
+        if any(c.from_room == start for _, c in conns)
+        else nbrs[start][0]
+    )
+    order, prev, cur = [start], start, first
+    while cur != start:
+        order.append(cur)
+        nxt = nbrs[cur][0] if nbrs[cur][0] != prev else nbrs[cur][1]
+        prev, cur = cur, nxt
+        if len(order) > RING:
+            return None
+    return order if len(order) == RING else None
+
+
+def _plan_level(
+    boxes: dict[int, Box],
+    conns: list[tuple[int, Connection]],
+    pins: list[Pin],
+    rng: Rng,
+    taken: dict[int, set[Cell]],
+    levels: list[int],
+    depth: int,
+    rooms_by_id: dict[int, Room],
+) -> LevelPlan:
+    ring = _ring(boxes, conns)
+    if ring is not None:
+        joins = {frozenset((c.from_room, c.to_room)): (i, c) for i, c in conns}
+        ring_conns = [joins[frozenset((ring[k], ring[(k + 1) % RING]))] for k in range(RING)]
+        kinds = [c.obstacle for _, c in ring_conns]
+        result: list[LevelPlan] = []
+
+        def accept(design: Design) -> bool:
+            for pin in pins:
+                if not stair_cells(pin.above, design.boxes[pin.room], set()):
+                    return False
+            plan = _route_design(design, ring_conns, rng)
+            if plan is None:
+                return False
+            result.append(plan)
+            return True
+
+        ordered = [boxes[k] for k in ring]
+        if layout_ring(ordered, kinds, rng, pins, accept) is not None:
+            return result[0]
+    return _plan_rows(boxes, conns, pins, rng)
+
+
+def _route_design(
+    design: Design, ring_conns: list[tuple[int, Connection]], rng: Rng
+) -> LevelPlan | None:
+    boxes = design.boxes
+    occ = Occupancy(boxes.values())
+    plan = LevelPlan(boxes, occupancy=occ)
+    pending: list[Link] = []
+    loops: list[Link] = []
+    for link in design.links:
+        if link.outer:
+            loops.append(link)
+            continue
+        path = designed(link, boxes) if link.form != "free" else None
+        if path is not None and (not path or occ.clear(path, link.a, link.b)):
+            hint = (*boxes[link.a].door_cell(link.exit, link.da), link.exit)
+            conn = ring_conns[link.index][1]
+            plan.routes[link.index] = _routed(path, link.a, link.b, boxes, conn, rng, hint)
+            occ.add_path(path)
+        else:
+            pending.append(link)
+    for link in pending:
+        path = search(boxes[link.a], boxes[link.b], occ)
+        if path is None:
+            return None
+        conn = ring_conns[link.index][1]
+        plan.routes[link.index] = _routed(path, link.a, link.b, boxes, conn, rng)
+        occ.add_path(path)
+    others = [len(r.path) for r in plan.routes.values() if r.path]
+    floor = max(LONG_MIN, LONG_FACTOR * statistics.median(others)) if others else LONG_MIN
+    for link in loops:
+        path = loop(link, boxes, max(floor, link.leg2))
+        if path is None or not occ.clear(path, link.a, link.b):
+            path = loop(link, boxes, max(floor, link.leg2) + 4)
+            if path is None or not occ.clear(path, link.a, link.b):
+                return None
+        conn = ring_conns[link.index][1]
+        plan.routes[link.index] = _routed(path, link.a, link.b, boxes, conn, rng)
+        occ.add_path(path)
+    lengths, longs = [], []
+    for k, r in plan.routes.items():
+        (longs if ring_conns[k][1].obstacle == "long_corridor" else lengths).append(len(r.path))
+    if not long_ok(lengths, longs):
+        return None
+    # Re-key by the site's connection index.
+    plan.routes = {ring_conns[k][0]: r for k, r in plan.routes.items()}
+    return plan
+
+
+def _routed(
+    path: list[Cell],
+    a: int,
+    b: int,
+    boxes: dict[int, Box],
+    conn: Connection,
+    rng: Rng,
+    shared: tuple[int, int, str] | None = None,
+) -> Routed:
+    """A route from room a to room b, turned to run from the connection's `from` room, with
+    the doorway its obstacle stands in (a door at one end, chosen by the plan's stream; for a
+    door in a shared wall, `shared` when the layout chose it)."""
+    if conn.from_room != a:
+        a, b = b, a
+        path = path[::-1]
+    frm, to = boxes[a], boxes[b]
+    if not path and shared is not None:
+        return Routed([], shared)
+    if not path:
+        # A shared wall: the door is in `from`'s wall, facing the `to` room.
+        for side in "nesw":
+            for off in frm.doors(side):
+                if to.contains(frm.outside(side, off)):
+                    x, y = frm.door_cell(side, off)
+                    if _door_ok(to, frm.outside(side, off), OPPOSITE[side]):
+                        return Routed([], (x, y, side))
+        raise AssertionError("touching rooms without a doorway")  # the layout prevents it
+    at_to = rng.chance(0.5)
+    box, cell = (to, path[-1]) if at_to else (frm, path[0])
+    side, off = side_towards(box, cell)  # type: ignore[misc]
+    x, y = box.door_cell(side, off)
+    return Routed(path, (x, y, side))
+
+
+def _door_ok(box: Box, cell: Cell, side: str) -> bool:
+    got = side_towards(box, (cell[0] + STEP[side][0], cell[1] + STEP[side][1]))
+    return got is not None and got[1] in box.doors(got[0])
+
+
+def _plan_rows(
+    boxes: dict[int, Box], conns: list[tuple[int, Connection]], pins: list[Pin], rng: Rng
+) -> LevelPlan:
+    """Any level that is not a ring of six: rooms in rows, every way found by search."""
+    order = sorted(boxes)
+    per_row = max(1, math.ceil(math.sqrt(len(order))))
+    y = 0
+    for start in range(0, len(order), per_row):
+        row = [boxes[k] for k in order[start : start + per_row]]
+        x = 0
+        for box in row:
+            box.x, box.y = x, y
+            x += box.w + GRID_GAP
+        y += max(b.h for b in row) + GRID_GAP
+    if pins:
+        # Keep the first way down stacked: shift the level under the room it leaves.
+        pin = pins[0]
+        box = boxes[pin.room]
+        dx, dy = pin.above.x - box.x, pin.above.y - box.y
+        for b in boxes.values():
+            b.x += dx
+            b.y += dy
+    occ = Occupancy(boxes.values())
+    plan = LevelPlan(boxes, occupancy=occ)
+    for i, c in conns:
+        a, b = boxes[c.from_room], boxes[c.to_room]
+        path = search(a, b, occ) or search(a, b, occ, allow_cross=True) or []
+        if not path:
+            continue  # walled in by its neighbours: left for the referee to draw
+        plan.routes[i] = _routed(path, a.id, b.id, boxes, c, rng)
+        occ.add_path(path)
+    return plan
+
+
+def _stair_square(
+    upper: Box, lower: Box, used: set[Cell], plan: LevelPlan, placed: dict[int, Box]
+) -> Cell:
+    """The square a way between levels takes: on the floor of both rooms, clear of their
+    doorways and of the other ways, towards a corner (the middle keeps the room's number)."""
+    cells = stair_cells(upper, lower, used) or stair_cells(upper, lower, set())
+    if not cells:
+        return _middle(lower)
+    near_door = set()
+    for route in plan.routes.values():
+        x, y, side = route.door
+        near_door.add((x, y))
+        if route.path:
+            near_door.add(route.path[0])
+            near_door.add(route.path[-1])
+    for box in (lower, upper):
+        for side in "nesw":
+            for off in box.doors(side):
+                outside = box.outside(side, off)
+                occ = plan.occupancy
+                if occ is not None and outside in occ.corridor:
+                    near_door.add(box.door_cell(side, off))
+    cx, cy = lower.x + lower.w / 2, lower.y + lower.h / 2
+
+    def score(cell: Cell) -> tuple[int, float, Cell]:
+        blocked = 1 if cell in near_door or _beside_any(cell, near_door) else 0
+        return (blocked, -abs(cell[0] + 0.5 - cx) - abs(cell[1] + 0.5 - cy), cell)
+
+    return min(cells, key=score)
+
+
+def _beside_any(cell: Cell, cells: set[Cell]) -> bool:
+    x, y = cell
+    return any((x + dx, y + dy) in cells for dx, dy in STEP.values())
+
+
+def _middle(box: Box) -> Cell:
+    cells = inner_cells(box) or tuple(box.floor())
+    cx, cy = box.w / 2, box.h / 2
+    x, y = min(cells, key=lambda c: (abs(c[0] + 0.5 - cx) + abs(c[1] + 0.5 - cy), c))
+    return (box.x + x, box.y + y)
+
+
+def _entrance(rooms: list[Room], plan: LevelPlan) -> None:
+    """The way in from outside: a short passage from the entrance room's wall that faces away
+    from the rest of the level, where nothing else is drawn."""
+    room = next((r for r in rooms if r.entrance), None)
+    if room is None:
+        return
+    box = plan.boxes[room.id]
+    occ = plan.occupancy or Occupancy(plan.boxes.values())
+    others = [b for b in plan.boxes.values() if b.id != box.id]
+    mx = sum(b.x + b.w / 2 for b in others) / len(others) if others else box.x
+    my = sum(b.y + b.h / 2 for b in others) / len(others) if others else box.y - 1
+    cx, cy = box.x + box.w / 2, box.y + box.h / 2
+    best: tuple[float, list[Cell]] | None = None
+    for side in "nesw":
+        sx, sy = STEP[side]
+        outward = sx * (cx - mx) + sy * (cy - my)
+        offs = box.doors(side)
+        for off in sorted(offs, key=lambda o: abs(o - (len(offs) and (offs[0] + offs[-1]) / 2))):
+            first = box.outside(side, off)
+            passage = [(first[0] + sx * k, first[1] + sy * k) for k in range(ENTRY_LENGTH)]
+            if not occ.clear(passage, box.id, box.id):
+                continue
+            ray = 0
+            x, y = passage[-1]
+            for _ in range(8):
+                x, y = x + sx, y + sy
+                if not occ.free((x, y)) or (x, y) in occ.beside or (x, y) in occ.near:
+                    break
+                ray += 1
+            score = ray * 4 + outward
+            if best is None or score > best[0]:
+                best = (score, passage)
+            break
+    if best is not None:
+        room.entry = best[1]
+        occ.add_path(best[1])
+
+
+def fill_routes(site: Site, rng: Rng) -> None:
+    """Route the connections of a planned document that have no path yet (hand-added ones),
+    among its rooms and corridors as they stand."""
+    rooms = {r.id: r for r in site.rooms}
+    missing = [
+        (i, c)
+        for i, c in enumerate(site.connections)
+        if (c.path is None and not c.levels) or (c.levels and (c.at is None or c.to_at is None))
+    ]
+    if not missing:
+        return
+    boxes = {r.id: _room_box(r) for r in site.rooms}
+    occupancy: dict[int, Occupancy] = {}
+    for depth in sorted({r.level for r in site.rooms}):
+        occ = occupancy[depth] = Occupancy(b for b in boxes.values() if rooms[b.id].level == depth)
+        for c in site.connections:
+            if c.path and rooms[c.from_room].level == depth:
+                occ.add_path(c.path)
+        for r in site.rooms:
+            if r.level == depth and r.entry:
+                occ.add_path(r.entry)
+    for i, c in missing:
+        a, b = boxes[c.from_room], boxes[c.to_room]
+        if c.levels:
+            c.path, c.door = [], None
+            c.at = c.at if c.at is not None else _middle(a)
+            c.to_at = c.to_at if c.to_at is not None else _middle(b)
+            continue
+        occ = occupancy[rooms[c.from_room].level]
+        path = search(a, b, occ) or search(a, b, occ, allow_cross=True)
+        if path is None:
+            raise DocumentError(
+                f"site.connections[{i}]: no way from room {a.id} to room {b.id} that keeps off "
+                "the other rooms; give it a path"
+            )
+        route = _routed(path, a.id, b.id, boxes, c, rng)
+        c.path, c.door = route.path, route.door
+        occ.add_path(path)
+
+
+def _room_box(room: Room) -> Box:
+    cells = frozenset(room.cells) if room.cells else None
+    return Box(room.id, room.w, room.h, room.shape or "rect", cells, room.x, room.y)

@@ -1,0 +1,227 @@
+"""Corridors: the squares of a way between two rooms, checked against what is already drawn.
+
+A laid-out level says how each of its ways should run (straight between facing walls, or an L
+round the outside of the ring); `designed` builds that path and `Occupancy.clear` checks it
+keeps off every room and every other corridor, with a square of rock between. When a designed
+path does not fit (a hand-edited document, a crowded level), `search` finds one: a shortest
+path over the level's squares that pays for every turn and for squeezing past a wall or
+another corridor, so it comes out straight where it can.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Iterable
+
+from generator.plan.boxes import OPPOSITE, STEP, Box, Cell
+from generator.plan.layout import Link
+
+NEIGHBOURS8 = tuple((dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx or dy)
+STEP_COST, TURN_COST, SQUEEZE_COST, CROSS_COST = 10, 14, 40, 400
+MARGIN = 4  # squares the search may stray beyond the level's rooms
+
+
+class Occupancy:
+    """The squares of a level's rooms and corridors, and the squares right beside them."""
+
+    def __init__(self, boxes: Iterable[Box]) -> None:
+        self.room: dict[Cell, int] = {}
+        self.near: dict[Cell, set[int]] = {}
+        self.corridor: set[Cell] = set()
+        self.beside: set[Cell] = set()  # next to a corridor square (8 ways)
+        self.bounds = [0, 0, 0, 0]
+        first = True
+        for box in boxes:
+            self.add_room(box)
+            x0, y0, x1, y1 = box.x, box.y, box.x + box.w, box.y + box.h
+            if first:
+                self.bounds = [x0, y0, x1, y1]
+                first = False
+            else:
+                b = self.bounds
+                b[0], b[1], b[2], b[3] = min(b[0], x0), min(b[1], y0), max(b[2], x1), max(b[3], y1)
+
+    def add_room(self, box: Box) -> None:
+        room, near = self.room, self.near
+        for x in range(box.x, box.x + box.w):
+            for y in range(box.y, box.y + box.h):
+                room[(x, y)] = box.id
+        for x in range(box.x - 1, box.x + box.w + 1):
+            for y in (box.y - 1, box.y + box.h):
+                near.setdefault((x, y), set()).add(box.id)
+        for y in range(box.y, box.y + box.h):
+            for x in (box.x - 1, box.x + box.w):
+                near.setdefault((x, y), set()).add(box.id)
+
+    def add_path(self, path: Iterable[Cell]) -> None:
+        for x, y in path:
+            self.corridor.add((x, y))
+            for dx, dy in NEIGHBOURS8:
+                self.beside.add((x + dx, y + dy))
+
+    def clear(self, path: list[Cell], a: int, b: int) -> bool:
+        """Whether a path keeps off rooms and corridors with a square of rock between (rooms
+        a and b, where it starts and ends, excepted)."""
+        room, near, corridor, beside = self.room, self.near, self.corridor, self.beside
+        ends = {a, b}
+        for cell in path:
+            if cell in room or cell in corridor or cell in beside:
+                return False
+            others = near.get(cell)
+            if others and not others <= ends:
+                return False
+        return True
+
+    def free(self, cell: Cell) -> bool:
+        return cell not in self.room and cell not in self.corridor
+
+
+def _walk(start: Cell, step: tuple[int, int], stop: object, limit: int = 200) -> list[Cell]:
+    out = [start]
+    x, y = start
+    for _ in range(limit):
+        if stop(x, y):  # type: ignore[operator]
+            return out
+        x, y = x + step[0], y + step[1]
+        out.append((x, y))
+    return []
+
+
+def designed(link: Link, boxes: dict[int, Box]) -> list[Cell] | None:
+    """The corridor a layout meant for a link, or None when the rooms do not allow it. An
+    empty list is a door in a shared wall."""
+    a, b = boxes[link.a], boxes[link.b]
+    start = a.outside(link.exit, link.da)
+    end = b.outside(link.entry, link.db)
+    if link.form in ("h", "v"):
+        if b.contains(start):  # the rooms touch: a door in the shared wall
+            return [] if a.contains(end) else None
+        step = STEP[link.exit]
+        horizontal = step[1] == 0
+        if (start[1] != end[1]) if horizontal else (start[0] != end[0]):
+            return None
+        path = _walk(start, step, lambda x, y: (x, y) == end)
+        return path or None
+    if link.form == "L":
+        step1 = STEP[link.exit]
+        step2 = STEP[OPPOSITE[link.entry]]
+        if step1[1] == 0:
+            leg1 = _walk(start, step1, lambda x, y: x == end[0])
+        else:
+            leg1 = _walk(start, step1, lambda x, y: y == end[1])
+        if not leg1:
+            return None
+        leg2 = _walk(leg1[-1], step2, lambda x, y: (x, y) == end)
+        if not leg2:
+            return None
+        return leg1 + leg2[1:]
+    return None
+
+
+def loop(link: Link, boxes: dict[int, Box], length: int) -> list[Cell] | None:
+    """A very long corridor between neighbours: out of the same side of both rooms, along, and
+    back in, reaching far enough out to be at least `length` squares."""
+    a, b = boxes[link.a], boxes[link.b]
+    side = link.outer
+    start, end = a.outside(side, link.da), b.outside(side, link.db)
+    sx, sy = STEP[side]
+    across = (1 if end[0] > start[0] else -1, 0) if sx == 0 else (0, 1 if end[1] > start[1] else -1)
+    # How far out the far leg runs, measured along the outward step from each end.
+    reach_a = start[0] * sx + start[1] * sy
+    reach_b = end[0] * sx + end[1] * sy
+    base = max(reach_a, reach_b)
+    for depth in range(1, 16):
+        far = base + depth
+        out1 = _walk(start, (sx, sy), lambda x, y, far=far: x * sx + y * sy == far)
+        if not out1:
+            return None
+        corner = out1[-1]
+        target = (end[0] + sx * (far - reach_b), end[1] + sy * (far - reach_b))
+        along = _walk(corner, across, lambda x, y, target=target: (x, y) == target)
+        back = _walk(target, (-sx, -sy), lambda x, y: (x, y) == end)
+        if not along or not back:
+            return None
+        path = out1 + along[1:] + back[1:]
+        if len(path) >= length:
+            return path
+    return None
+
+
+def search(a: Box, b: Box, occ: Occupancy, allow_cross: bool = False) -> list[Cell] | None:
+    """A path from a wall of a to a wall of b: fewest squares and turns, clear of everything.
+
+    Every square that touches a doorway of a may start it and every one that touches a doorway
+    of b may end it. Squeezing past a wall or a corridor costs extra; crossing another corridor
+    is allowed only with `allow_cross` (a junction), at a high price.
+    """
+    bx0, by0, bx1, by1 = occ.bounds
+    lo_x, lo_y, hi_x, hi_y = bx0 - MARGIN, by0 - MARGIN, bx1 + MARGIN, by1 + MARGIN
+    goals = set()
+    for side in "nesw":
+        for off in b.doors(side):
+            cell = b.outside(side, off)
+            if occ.free(cell):
+                goals.add(cell)
+    ends = {a.id, b.id}
+    room, near, corridor, beside = occ.room, occ.near, occ.corridor, occ.beside
+
+    def cost(cell: Cell) -> int | None:
+        if cell in room:
+            return None
+        c = STEP_COST
+        if cell in corridor:
+            if not allow_cross:
+                return None
+            c += CROSS_COST
+        elif cell in beside:
+            c += SQUEEZE_COST
+        others = near.get(cell)
+        if others and not others <= ends:
+            c += SQUEEZE_COST
+        return c
+
+    heap: list[tuple[int, int, Cell, str]] = []
+    best: dict[tuple[Cell, str], int] = {}
+    parent: dict[tuple[Cell, str], tuple[Cell, str] | None] = {}
+    order = 0
+    for side in "nesw":
+        for off in a.doors(side):
+            cell = a.outside(side, off)
+            c = cost(cell)
+            if c is None:
+                continue
+            key = (cell, side)
+            if c < best.get(key, 1 << 30):
+                best[key] = c
+                parent[key] = None
+                heapq.heappush(heap, (c, order, cell, side))
+                order += 1
+    while heap:
+        d, _, cell, heading = heapq.heappop(heap)
+        key = (cell, heading)
+        if d > best.get(key, 1 << 30):
+            continue
+        if cell in goals:
+            path = []
+            k: tuple[Cell, str] | None = key
+            while k is not None:
+                path.append(k[0])
+                k = parent[k]
+            return path[::-1]
+        for side, (dx, dy) in STEP.items():
+            if side == OPPOSITE[heading]:
+                continue
+            nxt = (cell[0] + dx, cell[1] + dy)
+            if not (lo_x <= nxt[0] <= hi_x and lo_y <= nxt[1] <= hi_y):
+                continue
+            c = cost(nxt)
+            if c is None:
+                continue
+            nd = d + c + (TURN_COST if side != heading else 0)
+            nkey = (nxt, side)
+            if nd < best.get(nkey, 1 << 30):
+                best[nkey] = nd
+                parent[nkey] = key
+                heapq.heappush(heap, (nd, order, nxt, side))
+                order += 1
+    return None

@@ -1,0 +1,827 @@
+"""A site map as a list of drawing primitives, built once and painted by two small backends
+(map_svg.py for SVG, map_png.py for Pillow), so the vector map and the raster map never differ.
+
+The picture follows the old-school plan: white floor on a grid of 10-foot squares, heavy black
+walls, the rock round the plan hatched in short strokes, doors in their walls (a gap, a door,
+an "S" for a hidden one), stairs and shafts with the level they lead to, the entrance marked
+from outside, small symbols for what the key describes, and a legend of the symbols used with a
+scale bar and a compass. Everything is black, white and grey, so it photocopies.
+
+All measures are in squares (10 feet); a backend scales them. Text sizes are squares too, never
+smaller than `text_min`, so a booklet can keep every word at 6 points or more whatever the
+scale it prints the map at.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from generator.engine.words import plural
+from generator.model.site import Room, Site
+from generator.plan.geometry import LevelGeometry, Stair, level_geometry
+
+Point = tuple[float, float]
+BLACK, WHITE, GRID, HATCH = "#000000", "#ffffff", "#9a9a9a", "#3a3a3a"
+
+WALL = 0.16  # wall line width, squares
+FONT_W = 0.58  # a DejaVu Sans character's mean width, in ems (bold a little wider)
+STAIR_WORDS = {  # what each kind of way between levels is drawn as
+    "stairs": "stairs",
+    "ramp": "stairs",
+    "trapdoor": "stairs",
+    "shaft": "shaft",
+    "well": "shaft",
+    "lift": "shaft",
+    "sinkhole": "shaft",
+    "chain": "shaft",
+    "ladder": "ladder",
+    "roots": "ladder",
+    "chute": "chute",
+    "waterfall": "chute",
+    "collapse": "chute",
+    "flooded tunnel": "chute",
+}
+LEGEND_NAMES = {
+    "door": "door",
+    "secret": "hidden door",
+    "stairs": "stairs",
+    "shaft": "shaft or pit",
+    "ladder": "ladder",
+    "chute": "chute",
+    "monsters": "monsters",
+    "treasure": "treasure",
+    "trap": "trap",
+    "feature": "feature",
+    "entrance": "entrance",
+}
+
+
+# --------------------------------------------------------------------------- primitives
+
+
+@dataclass(frozen=True)
+class Poly:
+    points: tuple[Point, ...]
+    closed: bool = False
+    fill: str | None = None
+    stroke: str | None = BLACK
+    width: float = 0.05
+    round: bool = True  # round joins and caps
+
+
+@dataclass(frozen=True)
+class Segments:
+    """Many separate straight lines of one style (hatching, grid)."""
+
+    lines: tuple[tuple[Point, Point], ...]
+    stroke: str = BLACK
+    width: float = 0.03
+
+
+@dataclass(frozen=True)
+class Circle:
+    centre: Point
+    r: float
+    fill: str | None = None
+    stroke: str | None = BLACK
+    width: float = 0.05
+
+
+@dataclass(frozen=True)
+class Text:
+    pos: Point  # baseline point; anchor says which end
+    text: str
+    size: float  # em height, squares
+    bold: bool = False
+    anchor: str = "middle"  # start, middle, end
+    fill: str = BLACK
+    halo: float = 0.0  # width of a white outline behind the letters, squares
+    italic: bool = False
+
+
+Primitive = Poly | Segments | Circle | Text
+
+
+@dataclass
+class Drawing:
+    width: float  # squares
+    height: float
+    title: str
+    items: list[Primitive] = field(default_factory=list)
+    map_box: tuple[float, float, float, float] = (0, 0, 0, 0)  # where the plan sits (x, y, w, h)
+
+    def add(self, *items: Primitive) -> None:
+        self.items.extend(items)
+
+
+@dataclass(frozen=True)
+class Sizes:
+    """Text sizes (squares) for one drawing, none below the floor it was given."""
+
+    number: float
+    label: float
+    legend: float
+    title: float
+    subtitle: float
+
+    @classmethod
+    def at_least(cls, floor: float) -> Sizes:
+        return cls(
+            number=max(0.62, floor * 1.15),
+            label=max(0.4, floor),
+            legend=max(0.45, floor),
+            title=max(1.0, floor * 1.6),
+            subtitle=max(0.45, floor),
+        )
+
+
+def text_width(text: str, size: float, bold: bool = False) -> float:
+    return len(text) * size * (FONT_W + (0.06 if bold else 0))
+
+
+# --------------------------------------------------------------------------- the map
+
+
+def level_drawing(
+    site: Site,
+    level: int,
+    players: bool = False,
+    frame: bool = True,
+    text_min: float = 0.0,
+    geometry: LevelGeometry | None = None,
+) -> Drawing:
+    """One level's map: the plan alone (`frame=False`, for a tabletop) or with its title,
+    legend, scale bar and compass."""
+    geo = geometry or level_geometry(site, level, players)
+    sizes = Sizes.at_least(text_min)
+    used: list[str] = []
+    plan: list[Primitive] = []
+    _plan(plan, geo, site, players, sizes, used)
+    if not frame:
+        d = Drawing(geo.size[0], geo.size[1], _title(site, level))
+        d.items = plan
+        d.map_box = (0, 0, geo.size[0], geo.size[1])
+        return d
+    return _framed(site, level, geo, plan, used, sizes, players)
+
+
+def _title(site: Site, level: int) -> str:
+    if site.levels > 1:
+        return f"{site.name}: level {level} of {site.levels}"
+    return site.name
+
+
+def _plan(
+    out: list[Primitive],
+    geo: LevelGeometry,
+    site: Site,
+    players: bool,
+    sizes: Sizes,
+    used: list[str],
+) -> None:
+    rooms = {r.id: r for r in site.rooms}
+    floor_cells: set[tuple[int, int]] = set()
+    rough: set[tuple[int, int]] = set()  # squares under a drawn curve, hatched then painted over
+    for room in geo.rooms:
+        floor_cells |= room.cells
+        if room.shape in ("round", "octagon", "cave"):
+            x, y, w, h = room.box
+            rough |= {(x + i, y + j) for i in range(w) for j in range(h)}
+    corridor = {c for path in geo.corridors for c in path} | set(geo.entry)
+    floor_cells |= corridor
+    out.append(Segments(tuple(_hatching(floor_cells, rough, geo.size)), HATCH, 0.035))
+    # Floors, white over the hatching.
+    for room in geo.rooms:
+        out.append(Poly(room.floor, closed=True, fill=WHITE, stroke=None))
+    for cell in sorted(corridor):
+        x, y = cell
+        pts = (
+            (x - 0.02, y - 0.02),
+            (x + 1.02, y - 0.02),
+            (x + 1.02, y + 1.02),
+            (x - 0.02, y + 1.02),
+        )
+        out.append(Poly(pts, closed=True, fill=WHITE, stroke=None))
+    out.append(Segments(tuple(_grid(geo)), GRID, 0.025))
+    for line in geo.walls:
+        out.append(Poly(tuple(line), stroke=BLACK, width=WALL))
+    for door in geo.doors:
+        if door.kind == "locked":
+            out += _door_symbol(door.a, door.b)
+            _use(used, "door")
+        elif door.kind == "secret" and not players:
+            # The classic mark: the wall runs on, with an S across it.
+            (cx, cy) = door.centre
+            out.append(Poly((door.a, door.b), width=WALL))
+            size = sizes.label * 1.15
+            out.append(Text((cx, cy + size * 0.36), "S", size, True, halo=0.1))
+            _use(used, "secret")
+    taken: list[tuple[float, float, float, float]] = []  # boxes labels and marks already hold
+    for stair in geo.stairs:
+        x, y = stair.cell
+        taken.append((x, y, x + 1, y + 1))
+    for stair in geo.stairs:
+        kind = STAIR_WORDS.get(stair.kind, "stairs")
+        out += _stair_symbol(kind, stair)
+        _use(used, kind)
+    if not players:
+        for room in geo.rooms:
+            if room.id in geo.labels:
+                lx, ly = geo.labels[room.id]
+                text = str(room.id)
+                tw = text_width(text, sizes.number, True)
+                taken.append(
+                    (lx - tw / 2, ly - sizes.number / 2, lx + tw / 2, ly + sizes.number / 2)
+                )
+        for room in geo.rooms:
+            marks = _marks(rooms[room.id])
+            if not marks:
+                continue
+            spots = _spots(room, geo, taken, len(marks))
+            for mark, (mx, my) in zip(marks, spots, strict=False):
+                out += _mark(mark, mx, my)
+                _use(used, mark)
+                taken.append((mx - 0.3, my - 0.3, mx + 0.3, my + 0.3))
+        for room in geo.rooms:
+            if room.id in geo.labels:
+                lx, ly = geo.labels[room.id]
+                out.append(
+                    Text((lx, ly + sizes.number * 0.36), str(room.id), sizes.number, True, halo=0.1)
+                )
+    for stair in geo.stairs:
+        out += _stair_label(stair, geo, sizes, taken, floor_cells)
+    if geo.entry:
+        out += _entrance(geo, sizes, taken)
+        _use(used, "entrance")
+
+
+def _use(used: list[str], name: str) -> None:
+    if name not in used:
+        used.append(name)
+
+
+# --------------------------------------------------------------------------- rock and grid
+
+
+HATCH_ANGLES = (0.45, 1.25, 2.05, 2.75)  # radians: four stroke directions, mixed by square
+
+
+def _hatching(
+    floor: set[tuple[int, int]], rough: set[tuple[int, int]], size: tuple[int, int]
+) -> list[tuple[Point, Point]]:
+    """Short strokes in the squares of rock that touch the plan (the old-school band): three
+    to a square, their direction turning from square to square by a fixed pattern."""
+    band = set(rough)
+    for x, y in floor:
+        for dx in (-1, 0, 1):
+            for dy in (-1, 0, 1):
+                c = (x + dx, y + dy)
+                if c not in floor:
+                    band.add(c)
+    band -= floor - rough
+    out = []
+    for x, y in sorted(band):
+        if not (0 <= x < size[0] and 0 <= y < size[1]):
+            continue
+        angle = HATCH_ANGLES[(x * 7 + y * 11 + (x * y) % 3) % 4]
+        dx, dy = math.cos(angle), math.sin(angle)
+        nx, ny = -dy, dx
+        for k in (-0.33, -0.11, 0.11, 0.33):
+            cx, cy = x + 0.5 + nx * k, y + 0.5 + ny * k
+            seg = _clip_line((cx, cy), (dx, dy), (x + 0.06, y + 0.06, x + 0.94, y + 0.94))
+            if seg:
+                out.append(seg)
+    return out
+
+
+def _clip_line(
+    p: Point, d: Point, box: tuple[float, float, float, float]
+) -> tuple[Point, Point] | None:
+    """The part of the infinite line through p along d inside box (Liang-Barsky)."""
+    x0, y0, x1, y1 = box
+    t0, t1 = -10.0, 10.0
+    for pv, dv, lo, hi in ((p[0], d[0], x0, x1), (p[1], d[1], y0, y1)):
+        if abs(dv) < 1e-9:
+            if not lo <= pv <= hi:
+                return None
+            continue
+        a, b = (lo - pv) / dv, (hi - pv) / dv
+        t0, t1 = max(t0, min(a, b)), min(t1, max(a, b))
+    if t1 - t0 < 0.15:
+        return None
+    return (
+        (round(p[0] + d[0] * t0, 3), round(p[1] + d[1] * t0, 3)),
+        (round(p[0] + d[0] * t1, 3), round(p[1] + d[1] * t1, 3)),
+    )
+
+
+def _grid(geo: LevelGeometry) -> list[tuple[Point, Point]]:
+    """The 10-foot grid, inside rooms and corridors only."""
+    out: list[tuple[Point, Point]] = []
+    for room in geo.rooms:
+        cells = room.cells
+        convex = room.shape in ("round", "octagon")
+        for x, y in sorted(cells):
+            for (dx, dy), seg in (
+                ((1, 0), ((x + 1, y), (x + 1, y + 1))),
+                ((0, 1), ((x, y + 1), (x + 1, y + 1))),
+            ):
+                if (x + dx, y + dy) not in cells:
+                    continue
+                if convex:
+                    clipped = _clip_segment(seg, room.floor)
+                    if clipped:
+                        out.append(clipped)
+                else:
+                    out.append(
+                        ((float(seg[0][0]), float(seg[0][1])), (float(seg[1][0]), float(seg[1][1])))
+                    )
+    for path in geo.corridors + ([geo.entry] if geo.entry else []):
+        for (x, y), (x2, y2) in zip(path, path[1:], strict=False):
+            if x2 != x:
+                gx = max(x, x2)
+                out.append(((float(gx), float(y)), (float(gx), y + 1.0)))
+            else:
+                gy = max(y, y2)
+                out.append(((float(x), float(gy)), (x + 1.0, float(gy))))
+    return out
+
+
+def _clip_segment(
+    seg: tuple[tuple[int, int], tuple[int, int]], ring: tuple[Point, ...]
+) -> tuple[Point, Point] | None:
+    """A grid segment cut to a convex floor outline (Cyrus-Beck)."""
+    (ax, ay), (bx, by) = seg
+    dx, dy = bx - ax, by - ay
+    t0, t1 = 0.0, 1.0
+    n = len(ring)
+    # Orientation of the ring, so each edge's inside normal points in.
+    area = sum(
+        ring[i][0] * ring[(i + 1) % n][1] - ring[(i + 1) % n][0] * ring[i][1] for i in range(n)
+    )
+    sign = 1 if area > 0 else -1
+    for i in range(n):
+        (px, py), (qx, qy) = ring[i], ring[(i + 1) % n]
+        ex, ey = qx - px, qy - py
+        nx, ny = -ey * sign, ex * sign  # inward normal
+        denom = nx * dx + ny * dy
+        num = nx * (ax - px) + ny * (ay - py)
+        if abs(denom) < 1e-12:
+            if num < 0:
+                return None
+            continue
+        t = -num / denom
+        if denom > 0:
+            t0 = max(t0, t)
+        else:
+            t1 = min(t1, t)
+        if t0 > t1:
+            return None
+    if t1 - t0 < 0.05:
+        return None
+    return (
+        (round(ax + dx * t0, 3), round(ay + dy * t0, 3)),
+        (round(ax + dx * t1, 3), round(ay + dy * t1, 3)),
+    )
+
+
+# --------------------------------------------------------------------------- symbols
+
+
+def _door_symbol(a: Point, b: Point) -> list[Primitive]:
+    """A door in its wall: a small white slab with a black edge, across the doorway."""
+    (ax, ay), (bx, by) = a, b
+    horizontal = ay == by
+    cx, cy = (ax + bx) / 2, (ay + by) / 2
+    half_l, half_t = 0.36, 0.13
+    if horizontal:
+        box = (
+            (cx - half_l, cy - half_t),
+            (cx + half_l, cy - half_t),
+            (cx + half_l, cy + half_t),
+            (cx - half_l, cy + half_t),
+        )
+    else:
+        box = (
+            (cx - half_t, cy - half_l),
+            (cx + half_t, cy - half_l),
+            (cx + half_t, cy + half_l),
+            (cx - half_t, cy + half_l),
+        )
+    return [Poly(box, closed=True, fill=WHITE, stroke=BLACK, width=0.07, round=False)]
+
+
+def _stair_symbol(kind: str, stair: Stair) -> list[Primitive]:
+    x, y = stair.cell
+    return _stair_icon(kind, x + 0.5, y + 0.5, stair.down)
+
+
+def _stair_icon(
+    kind: str, cx: float, cy: float, down: bool = True, s: float = 1.0
+) -> list[Primitive]:
+    h = 0.42 * s
+    box = ((cx - h, cy - h), (cx + h, cy - h), (cx + h, cy + h), (cx - h, cy + h))
+    out: list[Primitive] = [
+        Poly(box, closed=True, fill=WHITE, stroke=BLACK, width=0.06, round=False)
+    ]
+    if kind == "shaft":
+        out.append(Circle((cx, cy), h * 0.78, fill=None, stroke=BLACK, width=0.06))
+        k = h * 0.55
+        out.append(
+            Segments(
+                (((cx - k, cy - k), (cx + k, cy + k)), ((cx - k, cy + k), (cx + k, cy - k))),
+                BLACK,
+                0.05,
+            )
+        )
+    elif kind == "ladder":
+        out.append(
+            Segments(
+                (
+                    ((cx - h * 0.45, cy - h), (cx - h * 0.45, cy + h)),
+                    ((cx + h * 0.45, cy - h), (cx + h * 0.45, cy + h)),
+                )
+                + tuple(
+                    ((cx - h * 0.45, cy + t * h), (cx + h * 0.45, cy + t * h))
+                    for t in (-0.6, -0.2, 0.2, 0.6)
+                ),
+                BLACK,
+                0.05,
+            )
+        )
+    elif kind == "chute":
+        out.append(
+            Segments(
+                tuple(((cx - h + t * h, cy - h), (cx - h, cy - h + t * h)) for t in (0.7, 1.4))
+                + tuple(((cx + h, cy + h - t * h), (cx + h - t * h, cy + h)) for t in (0.7,)),
+                BLACK,
+                0.05,
+            )
+        )
+        out.append(Poly(((cx - h * 0.3, cy - h * 0.3), (cx + h * 0.45, cy + h * 0.45)), width=0.07))
+        out.append(
+            Poly(
+                ((cx + h * 0.45, cy), (cx + h * 0.45, cy + h * 0.45), (cx, cy + h * 0.45)),
+                width=0.07,
+            )
+        )
+    else:  # stairs: treads narrowing towards the bottom
+        lines = []
+        for i in range(5):
+            t = -h + (i + 0.5) * (2 * h / 5)
+            half = h * (1 - 0.55 * (i / 4)) if down else h * (0.45 + 0.55 * (i / 4))
+            lines.append(((cx - half, cy + t), (cx + half, cy + t)))
+        out.append(Segments(tuple(lines), BLACK, 0.06))
+    return out
+
+
+def _stair_label(
+    stair: Stair,
+    geo: LevelGeometry,
+    sizes: Sizes,
+    taken: list[tuple[float, float, float, float]],
+    floor: set[tuple[int, int]],
+) -> list[Primitive]:
+    """'to level 2' beside a way down, 'from level 1' beside its foot: inside the room where
+    there is room for it, else just outside its wall on the rock."""
+    text = f"{'to' if stair.leaves else 'from'} level {stair.other_level}"
+    size = sizes.label
+    tw = text_width(text, size)
+    x, y = stair.cell
+    room = next((r for r in geo.rooms if r.id == stair.room), None)
+    candidates = []
+    # Beside the symbol, then above or below it, then outside the room's box on each side.
+    candidates += [(x + 1.1, y + 0.5, "start"), (x - 0.1, y + 0.5, "end")]
+    candidates += [(x + 0.5, y - 0.2, "middle"), (x + 0.5, y + 1.2 + size * 0.6, "middle")]
+    if room is not None:
+        bx, by, bw, bh = room.box
+        candidates += [
+            (bx + bw + 0.35, y + 0.5, "start"),
+            (bx - 0.35, y + 0.5, "end"),
+            (x + 0.5, by - 0.45, "middle"),
+            (x + 0.5, by + bh + 0.45 + size * 0.7, "middle"),
+        ]
+    chosen = None
+    for px, py, anchor in candidates:
+        left = px - tw if anchor == "end" else px - tw / 2 if anchor == "middle" else px
+        box = (left - 0.05, py - size * 0.75, left + tw + 0.05, py + size * 0.25)
+        if box[0] < 0.1 or box[1] < 0.1 or box[2] > geo.size[0] - 0.1 or box[3] > geo.size[1] - 0.1:
+            continue
+        if any(_overlap(box, t) for t in taken):
+            continue
+        inside = room is not None and _within(box, room)
+        if not inside and _touches_floor(box, floor):
+            continue
+        chosen = (px, py, anchor, box)
+        break
+    if chosen is None:
+        px, py, anchor = candidates[0]
+        left = px
+        chosen = (px, py, anchor, (left, py - size * 0.75, left + tw, py + size * 0.25))
+    px, py, anchor, box = chosen
+    taken.append(box)
+    return [Text((px, py + size * 0.3), text, size, False, anchor, halo=0.14, italic=True)]
+
+
+def _within(box: tuple[float, float, float, float], room: object) -> bool:
+    x, y, w, h = room.box  # type: ignore[attr-defined]
+    return (
+        box[0] >= x + 0.08
+        and box[1] >= y + 0.08
+        and box[2] <= x + w - 0.08
+        and box[3] <= y + h - 0.08
+    )
+
+
+def _touches_floor(box: tuple[float, float, float, float], floor: set[tuple[int, int]]) -> bool:
+    for cx in range(math.floor(box[0]), math.ceil(box[2])):
+        for cy in range(math.floor(box[1]), math.ceil(box[3])):
+            if (cx, cy) in floor:
+                return True
+    return False
+
+
+def _overlap(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def _marks(room: Room) -> list[str]:
+    out = []
+    if room.monsters:
+        out.append("monsters")
+    if room.hoard:
+        out.append("treasure")
+    if room.trap:
+        out.append("trap")
+    if room.feature:
+        out.append("feature")
+    return out
+
+
+def _spots(room: object, geo: LevelGeometry, taken: list, count: int) -> list[Point]:
+    """Places for a room's small symbols: free squares of its floor nearest its number."""
+    label = geo.labels.get(room.id)  # type: ignore[attr-defined]
+    cells = list(room.inner) or sorted(room.cells)  # type: ignore[attr-defined]
+    lx, ly = label if label else (0.0, 0.0)
+    free = []
+    for cx, cy in cells:
+        box = (cx + 0.2, cy + 0.2, cx + 0.8, cy + 0.8)
+        if any(_overlap(box, t) for t in taken):
+            continue
+        free.append((cx + 0.5, cy + 0.5))
+    free.sort(key=lambda p: ((p[0] - lx) ** 2 + (p[1] - ly) ** 2, p))
+    if len(free) >= count:
+        return free[:count]
+    # A cramped room: two symbols share a square, or they sit in a row under the number.
+    spots = []
+    for p in free:
+        spots += [(p[0] - 0.22, p[1]), (p[0] + 0.22, p[1])]
+    while len(spots) < count:
+        spots.append((lx + (len(spots) - (count - 1) / 2) * 0.45, ly + 0.5))
+    return spots[:count]
+
+
+def _mark(mark: str, x: float, y: float, s: float = 1.0) -> list[Primitive]:
+    r = 0.17 * s
+    if mark == "monsters":
+        return [Circle((x, y), r, fill=BLACK, stroke=None)]
+    if mark == "treasure":  # a chest
+        w, h = r * 1.3, r * 0.95
+        body = ((x - w, y - h * 0.2), (x + w, y - h * 0.2), (x + w, y + h), (x - w, y + h))
+        lid = (
+            (x - w, y - h * 0.2),
+            (x - w, y - h * 0.7),
+            (x - w * 0.6, y - h),
+            (x + w * 0.6, y - h),
+            (x + w, y - h * 0.7),
+            (x + w, y - h * 0.2),
+        )
+        return [
+            Poly(body, closed=True, fill=BLACK, stroke=BLACK, width=0.04, round=False),
+            Poly(lid, closed=True, fill=WHITE, stroke=BLACK, width=0.05, round=False),
+        ]
+    if mark == "trap":  # a warning triangle
+        t = ((x, y - r * 1.25), (x + r * 1.2, y + r * 0.9), (x - r * 1.2, y + r * 0.9))
+        return [
+            Poly(t, closed=True, fill=WHITE, stroke=BLACK, width=0.06, round=False),
+            Poly(((x, y - r * 0.45), (x, y + r * 0.25)), width=0.06),
+            Circle((x, y + r * 0.58), 0.03 * s, fill=BLACK, stroke=None),
+        ]
+    # feature: a five-pointed star
+    pts = []
+    for i in range(10):
+        ang = -math.pi / 2 + i * math.pi / 5
+        rr = r * 1.25 if i % 2 == 0 else r * 0.5
+        pts.append((round(x + rr * math.cos(ang), 3), round(y + rr * math.sin(ang), 3)))
+    return [Poly(tuple(pts), closed=True, fill=WHITE, stroke=BLACK, width=0.05, round=False)]
+
+
+def _entrance(geo: LevelGeometry, sizes: Sizes, taken: list) -> list[Primitive]:
+    """An arrow from outside the plan pointing down the way in, and the word."""
+    from generator.plan.boxes import STEP
+
+    last = geo.entry[-1]
+    sx, sy = STEP[geo.entry_side]
+    # The arrow runs towards the room: from beyond the passage's open end to just inside it.
+    ex, ey = last[0] + 0.5 + sx * 0.5, last[1] + 0.5 + sy * 0.5  # the open end
+    tail = (ex + sx * 2.6, ey + sy * 2.6)
+    tip = (ex - sx * 0.15, ey - sy * 0.15)
+    head = 0.38
+    px, py = -sy, sx
+    wing1 = (tip[0] + sx * head + px * head * 0.7, tip[1] + sy * head + py * head * 0.7)
+    wing2 = (tip[0] + sx * head - px * head * 0.7, tip[1] + sy * head - py * head * 0.7)
+    out: list[Primitive] = [
+        Poly((tail, (tip[0] + sx * 0.2, tip[1] + sy * 0.2)), width=0.09),
+        Poly((wing1, tip, wing2), closed=True, fill=BLACK, stroke=BLACK, width=0.04),
+    ]
+    size = sizes.label * 1.05
+    word = "Entrance"
+    tw = text_width(word, size, True)
+    if sx == 0:  # the arrow is vertical: the word beside its tail
+        x, y = tail[0] + 0.3, (tail[1] + ex) / 2 if False else tail[1] + (0.2 if sy < 0 else 0.2)
+        out.append(
+            Text(
+                (tail[0] + 0.35, (tail[1] + ey) / 2 + size * 0.35),
+                word,
+                size,
+                True,
+                "start",
+                halo=0.12,
+            )
+        )
+        taken.append((tail[0] + 0.3, min(tail[1], ey), tail[0] + 0.35 + tw, max(tail[1], ey)))
+        del x, y
+    else:
+        ty = tail[1] - 0.45
+        out.append(Text(((tail[0] + ex) / 2, ty), word, size, True, "middle", halo=0.12))
+    return out
+
+
+# --------------------------------------------------------------------------- the frame
+
+
+def _framed(
+    site: Site,
+    level: int,
+    geo: LevelGeometry,
+    plan: list[Primitive],
+    used: list[str],
+    sizes: Sizes,
+    players: bool,
+) -> Drawing:
+    """The plan with a title above, and the legend, scale bar and compass below."""
+    pad = 0.6
+    title_h = sizes.title * 1.25 + sizes.subtitle * 1.5 + pad
+    mw, mh = geo.size
+    items = _legend_items(used)
+    block = 5.0 + text_width("50 feet", sizes.legend) / 2 + 2.8  # scale bar and compass
+    col_w = max([text_width(label, sizes.legend) for _, label in items] or [1.0]) + 2.0
+    # As many columns as the plan's width allows beside the block, but at least two (the
+    # drawing widens for them) so the legend never runs down the page.
+    cols = max(1, min(len(items), int((mw - block - pad) // col_w)))
+    cols = max(cols, min(2, len(items)))
+    legend_rows = math.ceil(len(items) / cols) if items else 0
+    row_h = max(1.0, sizes.legend * 1.9)
+    width = max(mw, cols * col_w + block + 2 * pad)
+    legend_h = legend_rows * row_h
+    footer_h = max(legend_h, 3.0 + sizes.legend) + 2 * pad
+    height = title_h + mh + footer_h
+    d = Drawing(width, height, _title(site, level))
+    mx = (width - mw) / 2
+    d.map_box = (mx, title_h, mw, mh)
+    d.add(
+        Poly(
+            ((0, 0), (width, 0), (width, height), (0, height)), closed=True, fill=WHITE, stroke=None
+        )
+    )
+    d.add(Text((pad, pad + sizes.title * 0.9), _title(site, level), sizes.title, True, "start"))
+    who = (
+        f"{site.theme_name}, party level {site.level_of(level)}" if not players else site.theme_name
+    )
+    sub = f"{who}. One square is 10 feet." + ("" if players else f" Seed {site.seed}.")
+    d.add(
+        Text(
+            (pad, pad + sizes.title * 1.25 + sizes.subtitle * 1.1),
+            sub,
+            sizes.subtitle,
+            False,
+            "start",
+            italic=True,
+        )
+    )
+    for item in plan:
+        d.add(_shift(item, mx, title_h))
+    # A thin frame round the plan, so it sits on the page as a map.
+    d.add(
+        Poly(
+            ((mx, title_h), (mx + mw, title_h), (mx + mw, title_h + mh), (mx, title_h + mh)),
+            closed=True,
+            stroke=BLACK,
+            width=0.04,
+            round=False,
+        )
+    )
+    top = title_h + mh + pad
+    for i, (name, label) in enumerate(items):
+        r, c = divmod(i, cols)
+        x, y = pad + c * col_w, top + r * row_h
+        d.items.extend(_shift(p, x + 0.6, y + row_h / 2) for p in _legend_icon(name))
+        d.add(
+            Text(
+                (x + 1.4, y + row_h / 2 + sizes.legend * 0.35), label, sizes.legend, False, "start"
+            )
+        )
+    # Scale bar and compass at the bottom right.
+    sx0 = width - pad - 5.0 - 2.6
+    sy0 = top + 0.6
+    for k in range(5):
+        box = ((sx0 + k, sy0), (sx0 + k + 1, sy0), (sx0 + k + 1, sy0 + 0.3), (sx0 + k, sy0 + 0.3))
+        d.add(
+            Poly(
+                box,
+                closed=True,
+                fill=BLACK if k % 2 == 0 else WHITE,
+                stroke=BLACK,
+                width=0.04,
+                round=False,
+            )
+        )
+    d.add(Text((sx0, sy0 + 0.45 + sizes.legend), "0", sizes.legend, False, "middle"))
+    d.add(Text((sx0 + 5, sy0 + 0.45 + sizes.legend), "50 feet", sizes.legend, False, "middle"))
+    cx, cy = width - pad - 0.9, top + 1.6
+    d.add(
+        Poly(
+            ((cx, cy - 1.2), (cx + 0.45, cy + 0.6), (cx, cy + 0.25)),
+            closed=True,
+            fill=BLACK,
+            stroke=BLACK,
+            width=0.04,
+        )
+    )
+    d.add(
+        Poly(
+            ((cx, cy - 1.2), (cx - 0.45, cy + 0.6), (cx, cy + 0.25)),
+            closed=True,
+            fill=WHITE,
+            stroke=BLACK,
+            width=0.04,
+        )
+    )
+    d.add(Text((cx, cy - 1.35), "N", sizes.legend * 1.2, True, "middle"))
+    return d
+
+
+def _legend_items(used: list[str]) -> list[tuple[str, str]]:
+    order = [
+        "entrance",
+        "door",
+        "secret",
+        "stairs",
+        "shaft",
+        "ladder",
+        "chute",
+        "monsters",
+        "treasure",
+        "trap",
+        "feature",
+    ]
+    return [(name, LEGEND_NAMES[name]) for name in order if name in used]
+
+
+def _legend_icon(name: str) -> list[Primitive]:
+    if name == "entrance":
+        return [
+            Poly(((-0.5, 0), (0.25, 0)), width=0.09),
+            Poly(((0.2, -0.25), (0.5, 0), (0.2, 0.25)), closed=True, fill=BLACK, width=0.04),
+        ]
+    if name == "door":
+        return [
+            Poly(((-0.5, 0), (-0.36, 0)), width=WALL),
+            Poly(((0.36, 0), (0.5, 0)), width=WALL),
+        ] + _door_symbol((-0.5, 0), (0.5, 0))
+    if name == "secret":
+        return [
+            Poly(((-0.5, 0), (0.5, 0)), width=WALL),
+            Text((0, 0.22), "S", 0.55, True, halo=0.12),
+        ]
+    if name in ("stairs", "shaft", "ladder", "chute"):
+        return _stair_icon(name, 0, 0, True, 0.85)
+    return _mark(name, 0, 0, 1.3)
+
+
+def _shift(p: Primitive, dx: float, dy: float) -> Primitive:
+    def mv(pt: Point) -> Point:
+        return (round(pt[0] + dx, 3), round(pt[1] + dy, 3))
+
+    if isinstance(p, Poly):
+        return Poly(tuple(mv(q) for q in p.points), p.closed, p.fill, p.stroke, p.width, p.round)
+    if isinstance(p, Segments):
+        return Segments(tuple((mv(a), mv(b)) for a, b in p.lines), p.stroke, p.width)
+    if isinstance(p, Circle):
+        return Circle(mv(p.centre), p.r, p.fill, p.stroke, p.width)
+    return Text(mv(p.pos), p.text, p.size, p.bold, p.anchor, p.fill, p.halo, p.italic)
+
+
+def count_words(n: int, word: str) -> str:  # pragma: no cover - kept for the legend's grammar
+    return f"{n} {plural(word) if n != 1 else word}"
