@@ -16,7 +16,7 @@ line up.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from generator.engine.rng import Rng
 from generator.plan import shapes
@@ -63,6 +63,8 @@ TEMPLATES = (
     ),
 )
 MAX_LAZY = 12  # separations added one by one before an attempt gives up
+FREE_TRIES = 6  # templates tried with straight corridors before letting the router draw them
+PINNED_TRIES = 24  # ... for a level whose rooms must lie under the level above
 
 
 @dataclass
@@ -89,10 +91,11 @@ class Link:
 
 @dataclass
 class Pin:
-    """A room of this level that must overlap a room of the level above (by box)."""
+    """A room of this level that must hold a square of a room of the level above."""
 
     room: int  # room id on this level
     above: Box  # the room it lies under
+    cell: Cell | None = None  # the square the way between them takes (None: any of `above`)
 
 
 @dataclass
@@ -213,7 +216,7 @@ def _constraints(
     template: Template,
     links: list[Link],
     boxes: list[Box],
-    pins: list[tuple[int, Box]],
+    pins: list[tuple[int, Box, Cell | None]],
     mode: str,
     core: int,
 ) -> tuple[System, System]:
@@ -242,6 +245,8 @@ def _constraints(
             side1, side2 = (link.exit, link.entry) if link.a == first else (link.entry, link.exit)
             o1 = _inner(boxes[first].doors(side1))
             o2 = _inner(boxes[second].doors(side2))
+            if not o1 or not o2:
+                return
             # first + o1 == second + o2  =>  second - first = o1 - o2
             across.between(first, second, lo=o1[0] - o2[-1], hi=o1[-1] - o2[0])
 
@@ -267,15 +272,30 @@ def _constraints(
                 else:
                     Y.between(a, b, lo=h[a] + rock)
             elif link is not None and link.form == "L" and ra < rb and not aligned:
-                Y.between(a, b, lo=h[a] + 1)
+                Y.between(a, b, lo=h[a] + (LONG_MIN if link.long else 1))
             elif link is not None and link.form == "L" and ra > rb and not aligned:
-                Y.between(b, a, lo=h[b] + 1)
+                Y.between(b, a, lo=h[b] + (LONG_MIN if link.long else 1))
     for link in links:
         if link.form == "L" and aligned:
             _l_constraints(X, Y, link, w, h, mode == STRICT)
-    for t, above in pins:
-        X.between(RING, t, lo=above.x - w[t] + 1, hi=above.x + above.w - 1)
-        Y.between(RING, t, lo=above.y - h[t] + 1, hi=above.y + above.h - 1)
+    for t, _above, cell in pins:
+        if cell is None:
+            continue
+        # A rectangle of the room's inner floor must cover the square.
+        x0, y0, x1, y1 = inner_rect(boxes[t])
+        X.between(RING, t, lo=cell[0] - x1, hi=cell[0] - x0)
+        Y.between(RING, t, lo=cell[1] - y1, hi=cell[1] - y0)
+    for t, above, cell in pins:
+        if cell is not None:
+            continue
+        # The rectangles of inner floor of the two rooms overlap (by two squares each way
+        # where they can, so the stair need not stand in a corner).
+        x0, y0, x1, y1 = inner_rect(boxes[t])
+        a0, b0, a1, b1 = inner_rect(above)
+        mx = 1 if mode == LOOSE else min(2, x1 - x0 + 1, a1 - a0 + 1)
+        my = 1 if mode == LOOSE else min(2, y1 - y0 + 1, b1 - b0 + 1)
+        X.between(RING, t, lo=above.x + a0 - x1 + mx - 1, hi=above.x + a1 - x0 - mx + 1)
+        Y.between(RING, t, lo=above.y + b0 - y1 + my - 1, hi=above.y + b1 - y0 - my + 1)
     return X, Y
 
 
@@ -366,16 +386,27 @@ def layout_ring(
     variants = _variants(rng, kinds)
     if tries:
         variants = variants[:tries]
-    for template, transposed, start, mirror in variants:
-        slots = [boxes[_slot(start, mirror, t)] for t in range(RING)]
-        tboxes = [b.transposed() if transposed else b for b in slots]
-        links = _links(template, start, mirror, kinds, tboxes, rng)
-        core = rng.choice(CORE)
-        tpins = []
-        for pin in pins:
-            t = next(i for i, b in enumerate(slots) if b.id == pin.room)
-            tpins.append((t, pin.above.transposed() if transposed else pin.above))
-        for mode in (STRICT, ALIGNED, LOOSE):
+    # Straight corridors of their rolled lengths first, over a few templates; then lengths
+    # left free; only then corridors left to the router, over every template.
+    first = PINNED_TRIES if pins else FREE_TRIES
+    rolled: dict[int, tuple[list[Box], list[Box], list[Link], int, list]] = {}
+    for mode, count in ((STRICT, first), (ALIGNED, first), (LOOSE, len(variants))):
+        for k, (template, transposed, start, mirror) in enumerate(variants[:count]):
+            if k not in rolled:
+                slots = [boxes[_slot(start, mirror, t)] for t in range(RING)]
+                tboxes = [b.transposed() if transposed else b for b in slots]
+                links = _links(template, start, mirror, kinds, tboxes, rng)
+                tpins = []
+                for pin in pins:
+                    t = next(i for i, b in enumerate(slots) if b.id == pin.room)
+                    above = pin.above.transposed() if transposed else pin.above
+                    cell = pin.cell[::-1] if transposed and pin.cell else pin.cell
+                    tpins.append((t, above, cell))
+                rolled[k] = (slots, tboxes, links, rng.choice(CORE), tpins)
+            slots, tboxes, links, core, tpins = rolled[k]
+            if mode == LOOSE:
+                # Last resort: very long corridors stretch the ring instead of looping out.
+                links = [replace(k2, outer="") for k2 in links]
             X, Y = _constraints(template, links, tboxes, tpins, mode, core)
             solved = _separate(template, links, tboxes, X, Y)
             if solved is None:
@@ -392,12 +423,11 @@ def layout_ring(
                 real = slots[t]
                 real.x, real.y = (tb.y, tb.x) if transposed else (tb.x, tb.y)
                 placed[real.id] = real
-            real_links = [_real_link(k, slots, tboxes, transposed, mode) for k in links]
-            real_links.sort(key=lambda k: k.index)
+            real_links = [_real_link(k2, slots, tboxes, transposed, mode) for k2 in links]
+            real_links.sort(key=lambda k2: k2.index)
             design = Design(placed, real_links, template.name, mode)
             if accept(design):  # type: ignore[operator]
                 return design
-            break  # a design that routes badly will not route better looser
     return None
 
 
@@ -464,6 +494,29 @@ def stair_cells(upper: Box, lower: Box, taken: set[Cell]) -> list[Cell]:
     up = {(upper.x + x, upper.y + y) for x, y in inner_cells(upper)}
     down = {(lower.x + x, lower.y + y) for x, y in inner_cells(lower)}
     return sorted((up & down) - taken)
+
+
+def inner_rect(box: Box) -> tuple[int, int, int, int]:
+    """The largest rectangle of a room's inner floor, relative: (x0, y0, x1, y1) inclusive."""
+    cells = set(inner_cells(box)) or {(0, 0)}
+    if len(cells) == box.w * box.h:
+        return (0, 0, box.w - 1, box.h - 1)
+    best, area = (0, 0, 0, 0), 0
+    for x0 in range(box.w):
+        for x1 in range(x0, box.w):
+            run = 0
+            for y in range(box.h):
+                if all((x, y) in cells for x in range(x0, x1 + 1)):
+                    run += 1
+                    a = run * (x1 - x0 + 1)
+                    if a > area:
+                        best, area = (x0, y - run + 1, x1, y), a
+                else:
+                    run = 0
+    if area == 0:
+        x, y = min(cells)
+        return (x, y, x, y)
+    return best
 
 
 def inner_cells(box: Box) -> tuple[Cell, ...]:

@@ -28,6 +28,9 @@ LONG_MIN = 8  # a very long corridor is at least this many squares...
 LONG_FACTOR = 2  # ... and at least twice the median of the level's other corridors
 ENTRY_LENGTH = 2  # squares of passage from the entrance to the outside
 GRID_GAP = 4  # rock between rooms laid out in rows (anything that is not a ring)
+MAX_EXTENT = 38  # squares a level may span (40 with the way in): an A5 page still holds it
+RETRIES = 3  # fresh rolls of a ring's layout before placing it room by room
+FREE_TRIES = 24  # room-by-room placements tried before falling back to rows
 
 
 @dataclass
@@ -41,6 +44,20 @@ class LevelPlan:
     boxes: dict[int, Box]
     routes: dict[int, Routed] = field(default_factory=dict)  # connection index -> route
     occupancy: Occupancy | None = None
+    pins: list[Pin] = field(default_factory=list)
+    stacked: bool = True  # every pinned room holds its pin's square
+    entry: dict[int, list[Cell]] = field(default_factory=dict)  # room id -> way in
+
+
+def compact(boxes: dict[int, Box], paths: list[list[Cell]]) -> bool:
+    """Whether a level's rooms and corridors fit within MAX_EXTENT squares each way."""
+    xs = [b.x for b in boxes.values()] + [b.x + b.w for b in boxes.values()]
+    ys = [b.y for b in boxes.values()] + [b.y + b.h for b in boxes.values()]
+    for path in paths:
+        for x, y in path:
+            xs += [x, x + 1]
+            ys += [y, y + 1]
+    return max(xs) - min(xs) <= MAX_EXTENT and max(ys) - min(ys) <= MAX_EXTENT
 
 
 def long_ok(lengths: list[int], long_lengths: list[int]) -> bool:
@@ -59,6 +76,7 @@ def plan_site(site: Site, rng: Rng) -> None:
     levels = sorted({r.level for r in site.rooms})
     placed: dict[int, Box] = {}  # every room planned so far, by id
     taken: dict[int, set[Cell]] = {}  # level -> squares holding a way between levels
+    doorways: dict[int, set[Cell]] = {}  # level -> room squares just inside a doorway
     rooms_by_id = {r.id: r for r in site.rooms}
     for depth in levels:
         lrng = rng.child(f"level/{depth}")
@@ -71,37 +89,37 @@ def plan_site(site: Site, rng: Rng) -> None:
             and rooms_by_id[c.from_room].level == depth
             and rooms_by_id[c.to_room].level == depth
         ]
-        links = [
-            (i, c)
-            for i, c in enumerate(site.connections)
-            if c.levels
-            and (c.from_room in boxes) != (c.to_room in boxes)
-            and (c.from_room in placed or c.to_room in placed)
-        ]
-        pins = []
-        for _, c in links:
+        # Ways from a level already planned: each picks its square in the room it leaves
+        # (clear of doorways and other ways), and the room it reaches here must hold it.
+        links = []
+        for i, c in enumerate(site.connections):
+            if not c.levels or (c.from_room in boxes) == (c.to_room in boxes):
+                continue
             here, there = (
                 (c.to_room, c.from_room) if c.to_room in boxes else (c.from_room, c.to_room)
             )
-            pins.append(Pin(here, placed[there]))
-        plan = _plan_level(boxes, conns, pins, lrng, taken, levels, depth, rooms_by_id)
+            if there in placed:
+                links.append((i, c, here, there))
+        pins = [Pin(here, placed[there]) for _, _, here, there in links]
+        taken_above = [taken.get(rooms_by_id[there].level, set()) for _, _, _, there in links]
+        plan = _plan_level(boxes, conns, pins, lrng, taken_above)
         placed.update(plan.boxes)
         for i, route in plan.routes.items():
             c = site.connections[i]
             c.path, c.door, c.at, c.to_at = route.path, route.door, None, None
-        for _, c in links:
-            here = c.to_room if c.to_room in boxes else c.from_room
-            there = c.from_room if here == c.to_room else c.to_room
+        doorways[depth] = _doorways(plan)
+        for _, c, here, there in links:
             lower, upper = plan.boxes[here], placed[there]
-            there_level = rooms_by_id[there].level
-            used = taken.setdefault(depth, set()) | taken.setdefault(there_level, set())
-            square = _stair_square(upper, lower, used, plan, placed)
+            level = rooms_by_id[there].level
+            used = taken.setdefault(depth, set()) | taken.setdefault(level, set())
+            square = _stair_square(upper, lower, used, doorways[depth] | doorways[level])
             taken[depth].add(square)
-            taken[there_level].add(square)
+            taken[level].add(square)
             c.path, c.door = [], None
             c.at = c.to_at = square
         if depth == levels[0]:
             _entrance(rooms, plan)
+            doorways[depth] = _doorways(plan)
     for r in site.rooms:
         box = placed[r.id]
         r.x, r.y, r.w, r.h, r.shape = box.x, box.y, box.w, box.h, box.shape
@@ -112,6 +130,29 @@ def plan_site(site: Site, rng: Rng) -> None:
             a, b = placed[c.from_room], placed[c.to_room]
             c.path, c.door = [], None
             c.at, c.to_at = _middle(a), _middle(b)
+
+
+def _doorways(plan: LevelPlan) -> set[Cell]:
+    """The room squares just inside a level's doorways (a stair there would block them)."""
+    out: set[Cell] = set()
+    boxes = list(plan.boxes.values())
+    for route in plan.routes.values():
+        x, y, side = route.door
+        out.add((x, y))
+        sx, sy = STEP[side]
+        out.add((x + sx, y + sy))
+        for end in (route.path[:1] + route.path[-1:]) if route.path else []:
+            for dx, dy in STEP.values():
+                q = (end[0] + dx, end[1] + dy)
+                if any(b.contains(q) for b in boxes):
+                    out.add(q)
+    for box in boxes:
+        for cell in plan.entry.get(box.id, [])[:1]:
+            for dx, dy in STEP.values():
+                q = (cell[0] + dx, cell[1] + dy)
+                if box.contains(q):
+                    out.add(q)
+    return out
 
 
 def _box(room: Room, rng: Rng) -> Box:
@@ -156,10 +197,7 @@ def _plan_level(
     conns: list[tuple[int, Connection]],
     pins: list[Pin],
     rng: Rng,
-    taken: dict[int, set[Cell]],
-    levels: list[int],
-    depth: int,
-    rooms_by_id: dict[int, Room],
+    taken_above: list[set[Cell]] | None = None,
 ) -> LevelPlan:
     ring = _ring(boxes, conns)
     if ring is not None:
@@ -169,8 +207,9 @@ def _plan_level(
         result: list[LevelPlan] = []
 
         def accept(design: Design) -> bool:
-            for pin in pins:
-                if not stair_cells(pin.above, design.boxes[pin.room], set()):
+            for k, pin in enumerate(pins):
+                used = taken_above[k] if taken_above else set()
+                if not stair_cells(pin.above, design.boxes[pin.room], used):
                     return False
             plan = _route_design(design, ring_conns, rng)
             if plan is None:
@@ -179,9 +218,56 @@ def _plan_level(
             return True
 
         ordered = [boxes[k] for k in ring]
-        if layout_ring(ordered, kinds, rng, pins, accept) is not None:
-            return result[0]
-    return _plan_rows(boxes, conns, pins, rng)
+        # Rarely no template fits (four very long corridors and two ways down to line up):
+        # roll the templates' order and lengths again from streams of their own.
+        for attempt in range(RETRIES + 1):
+            stream = rng if attempt == 0 else rng.child(f"retry/{attempt}")
+            if layout_ring(ordered, kinds, stream, pins, accept) is not None:
+                result[0].pins = pins
+                return result[0]
+        placed = _plan_free(ordered, kinds, ring_conns, pins, rng.child("free"), taken_above)
+        if placed is not None:
+            return placed
+    plan = _plan_rows(boxes, conns, pins, rng)
+    plan.pins = pins
+    plan.stacked = all(stair_cells(p.above, boxes[p.room], set()) for p in pins)
+    return plan
+
+
+def _plan_free(
+    ordered: list[Box],
+    kinds: list[str],
+    ring_conns: list[tuple[int, Connection]],
+    pins: list[Pin],
+    rng: Rng,
+    taken_above: list[set[Cell]] | None,
+) -> LevelPlan | None:
+    """A ring no template fits, room by room (free.py)."""
+    from generator.plan import free
+
+    def floor_of(others: list[int]) -> float:
+        return max(LONG_MIN, LONG_FACTOR * statistics.median(others)) if others else LONG_MIN
+
+    boxes = {b.id: b for b in ordered}
+    for attempt in range(FREE_TRIES):
+        if not free.place(ordered, kinds, pins, rng, taken_above, wander=attempt > 0):
+            continue
+        paths = free.route_ring(ordered, kinds, floor_of)
+        if paths is None:
+            continue
+        boxes = {b.id: b for b in ordered}
+        occ = Occupancy(ordered)
+        plan = LevelPlan(boxes, occupancy=occ, pins=pins)
+        lengths, longs = [], []
+        for k, path in paths.items():
+            a, b = ordered[k].id, ordered[(k + 1) % len(ordered)].id
+            index, conn = ring_conns[k]
+            plan.routes[index] = _routed(path, a, b, boxes, conn, rng)
+            occ.add_path(path)
+            (longs if conn.obstacle == "long_corridor" else lengths).append(len(path))
+        if long_ok(lengths, longs) and compact(boxes, list(paths.values())):
+            return plan
+    return None
 
 
 def _route_design(
@@ -214,18 +300,16 @@ def _route_design(
     others = [len(r.path) for r in plan.routes.values() if r.path]
     floor = max(LONG_MIN, LONG_FACTOR * statistics.median(others)) if others else LONG_MIN
     for link in loops:
-        path = loop(link, boxes, max(floor, link.leg2))
-        if path is None or not occ.clear(path, link.a, link.b):
-            path = loop(link, boxes, max(floor, link.leg2) + 4)
-            if path is None or not occ.clear(path, link.a, link.b):
-                return None
+        path = loop(link, boxes, max(floor, link.leg2), occ)
+        if path is None:
+            return None
         conn = ring_conns[link.index][1]
         plan.routes[link.index] = _routed(path, link.a, link.b, boxes, conn, rng)
         occ.add_path(path)
     lengths, longs = [], []
     for k, r in plan.routes.items():
         (longs if ring_conns[k][1].obstacle == "long_corridor" else lengths).append(len(r.path))
-    if not long_ok(lengths, longs):
+    if not long_ok(lengths, longs) or not compact(boxes, [r.path for r in plan.routes.values()]):
         return None
     # Re-key by the site's connection index.
     plan.routes = {ring_conns[k][0]: r for k, r in plan.routes.items()}
@@ -286,10 +370,13 @@ def _plan_rows(
             x += box.w + GRID_GAP
         y += max(b.h for b in row) + GRID_GAP
     if pins:
-        # Keep the first way down stacked: shift the level under the room it leaves.
+        # Keep the first way down stacked: shift the level so its room holds the square.
         pin = pins[0]
         box = boxes[pin.room]
-        dx, dy = pin.above.x - box.x, pin.above.y - box.y
+        inner = inner_cells(box) or ((0, 0),)
+        above = inner_cells(pin.above) or ((0, 0),)
+        target = (pin.above.x + above[0][0], pin.above.y + above[0][1])
+        dx, dy = target[0] - box.x - inner[0][0], target[1] - box.y - inner[0][1]
         for b in boxes.values():
             b.x += dx
             b.y += dy
@@ -305,32 +392,16 @@ def _plan_rows(
     return plan
 
 
-def _stair_square(
-    upper: Box, lower: Box, used: set[Cell], plan: LevelPlan, placed: dict[int, Box]
-) -> Cell:
-    """The square a way between levels takes: on the floor of both rooms, clear of their
-    doorways and of the other ways, towards a corner (the middle keeps the room's number)."""
+def _stair_square(upper: Box, lower: Box, used: set[Cell], doorways: set[Cell]) -> Cell:
+    """A square on the floor of both rooms for a way between levels, when the pinned one could
+    not be kept: clear of doorways and other ways where it can be."""
     cells = stair_cells(upper, lower, used) or stair_cells(upper, lower, set())
     if not cells:
         return _middle(lower)
-    near_door = set()
-    for route in plan.routes.values():
-        x, y, side = route.door
-        near_door.add((x, y))
-        if route.path:
-            near_door.add(route.path[0])
-            near_door.add(route.path[-1])
-    for box in (lower, upper):
-        for side in "nesw":
-            for off in box.doors(side):
-                outside = box.outside(side, off)
-                occ = plan.occupancy
-                if occ is not None and outside in occ.corridor:
-                    near_door.add(box.door_cell(side, off))
     cx, cy = lower.x + lower.w / 2, lower.y + lower.h / 2
 
     def score(cell: Cell) -> tuple[int, float, Cell]:
-        blocked = 1 if cell in near_door or _beside_any(cell, near_door) else 0
+        blocked = 1 if cell in doorways or _beside_any(cell, doorways) else 0
         return (blocked, -abs(cell[0] + 0.5 - cx) - abs(cell[1] + 0.5 - cy), cell)
 
     return min(cells, key=score)
@@ -383,6 +454,7 @@ def _entrance(rooms: list[Room], plan: LevelPlan) -> None:
             break
     if best is not None:
         room.entry = best[1]
+        plan.entry[room.id] = best[1]
         occ.add_path(best[1])
 
 

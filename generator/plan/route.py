@@ -118,31 +118,62 @@ def designed(link: Link, boxes: dict[int, Box]) -> list[Cell] | None:
     return None
 
 
-def loop(link: Link, boxes: dict[int, Box], length: int) -> list[Cell] | None:
+def loop(
+    link: Link, boxes: dict[int, Box], length: int, occ: Occupancy | None = None
+) -> list[Cell] | None:
     """A very long corridor between neighbours: out of the same side of both rooms, along, and
-    back in, reaching far enough out to be at least `length` squares."""
+    back in, reaching far enough out to be at least `length` squares, and (given `occ`) clear
+    of everything drawn so far. Doors nearest each other are tried first, then further ones,
+    then a longer reach."""
     a, b = boxes[link.a], boxes[link.b]
-    side = link.outer
-    start, end = a.outside(side, link.da), b.outside(side, link.db)
-    sx, sy = STEP[side]
+    # Out of the ring's outer side first; into the core when that side is taken.
+    for side in (link.outer, OPPOSITE[link.outer]):
+        sx, sy = STEP[side]
+        along_x = sx == 0
+
+        def towards(box: Box, other: Box, side: str = side, along_x: bool = along_x) -> list[int]:
+            offs = list(box.doors(side)[1:-1] or box.doors(side))
+            mid = (other.x + other.w / 2) if along_x else (other.y + other.h / 2)
+            base = box.x if along_x else box.y
+            return sorted(offs, key=lambda o: (abs(base + o + 0.5 - mid), o))[:3]
+
+        for da in towards(a, b):
+            for db in towards(b, a):
+                start, end = a.outside(side, da), b.outside(side, db)
+                path = _loop_path(start, end, sx, sy, length, occ, a, b)
+                if path is not None:
+                    return path
+    return None
+
+
+def _loop_path(
+    start: Cell,
+    end: Cell,
+    sx: int,
+    sy: int,
+    length: int,
+    occ: Occupancy | None,
+    a: Box,
+    b: Box,
+) -> list[Cell] | None:
+    if start == end:
+        return None
     across = (1 if end[0] > start[0] else -1, 0) if sx == 0 else (0, 1 if end[1] > start[1] else -1)
-    # How far out the far leg runs, measured along the outward step from each end.
     reach_a = start[0] * sx + start[1] * sy
     reach_b = end[0] * sx + end[1] * sy
     base = max(reach_a, reach_b)
-    for depth in range(1, 16):
+    for depth in range(1, 14):
         far = base + depth
         out1 = _walk(start, (sx, sy), lambda x, y, far=far: x * sx + y * sy == far)
         if not out1:
             return None
-        corner = out1[-1]
         target = (end[0] + sx * (far - reach_b), end[1] + sy * (far - reach_b))
-        along = _walk(corner, across, lambda x, y, target=target: (x, y) == target)
+        along = _walk(out1[-1], across, lambda x, y, target=target: (x, y) == target)
         back = _walk(target, (-sx, -sy), lambda x, y: (x, y) == end)
         if not along or not back:
             return None
         path = out1 + along[1:] + back[1:]
-        if len(path) >= length:
+        if len(path) >= length and (occ is None or occ.clear(path, a.id, b.id)):
             return path
     return None
 
@@ -225,3 +256,44 @@ def search(a: Box, b: Box, occ: Occupancy, allow_cross: bool = False) -> list[Ce
                 heapq.heappush(heap, (nd, order, nxt, side))
                 order += 1
     return None
+
+
+def lengthen(path: list[Cell], length: int, occ: Occupancy, a: int, b: int) -> list[Cell] | None:
+    """A path made at least `length` squares long by pushing one straight stretch of it out
+    sideways (a bend out and back), clear of everything; None when no stretch can go."""
+    if len(path) >= length:
+        return path
+    n = len(path)
+    for depth in range(1, 12):
+        for i in range(n - 1):
+            for j in range(n - 1, i, -1):
+                (x0, y0), (x1, y1) = path[i], path[j]
+                if x0 != x1 and y0 != y1:
+                    continue
+                run = path[i : j + 1]
+                if any(p[0] != x0 for p in run) and any(p[1] != y0 for p in run):
+                    continue  # not straight
+                if len(run) < 2:
+                    continue
+                for sign in (1, -1):
+                    nx, ny = (0, sign) if y0 == y1 else (sign, 0)
+                    out = [(x0 + nx * k, y0 + ny * k) for k in range(1, depth + 1)]
+                    far = [(p[0] + nx * depth, p[1] + ny * depth) for p in run[1:-1]]
+                    back = [(x1 + nx * k, y1 + ny * k) for k in range(depth, 0, -1)]
+                    bump = out + far + back
+                    new = path[: i + 1] + bump + path[j:]
+                    if len(new) < length or len(set(new)) != len(new):
+                        continue
+                    if occ.clear(bump, a, b) and _keeps_clear(bump, path, i, j):
+                        return new
+    return None
+
+
+def _keeps_clear(bump: list[Cell], path: list[Cell], i: int, j: int) -> bool:
+    """The bump does not run beside the rest of its own path (which would read as a wide hall)."""
+    rest = set(path[:i]) | set(path[j + 1 :])
+    for x, y in bump:
+        for dx, dy in NEIGHBOURS8:
+            if (x + dx, y + dy) in rest:
+                return False
+    return True

@@ -94,7 +94,8 @@ def cave_cells(w: int, h: int, rng: Rng) -> frozenset[Cell]:
         for _ in range(length):
             cur = max(0, min(depth, cur + rng.randint(-1, 1)))
             out.append(cur)
-        out[rng.randint(0, length - 1)] = 0
+        # Zero somewhere in the middle third, where the other sides' insets cannot reach.
+        out[rng.randint(length // 3, length - 1 - length // 3)] = 0
         return out
 
     dx, dy = w // 3, h // 3
