@@ -108,28 +108,34 @@ class Design:
     mode: str
 
 
+VARIANTS = tuple(
+    (t, transposed, start, mirror)
+    for t in TEMPLATES
+    for transposed in (False, True)
+    for start in range(RING)
+    for mirror in (False, True)
+)
+# For each variant, the ring links its template draws as an L.
+L_LINKS = tuple(
+    frozenset(
+        _ring
+        for i, (form, _, _) in enumerate(t.links)
+        if form == "L"
+        for _ring in [((start - i - 1) % RING) if mirror else ((start + i) % RING)]
+    )
+    for t, _, start, mirror in VARIANTS
+)
+
+
 def _variants(rng: Rng, ring_kinds: list[str]) -> list[tuple[Template, bool, int, bool]]:
-    out = [
-        (t, transposed, start, mirror)
-        for t in TEMPLATES
-        for transposed in (False, True)
-        for start in range(RING)
-        for mirror in (False, True)
-    ]
-    rng.shuffle(out)
-
-    def penalty(v: tuple[Template, bool, int, bool]) -> int:
-        # A very long corridor loops out of the ring between neighbours; on an L it must
-        # stretch the ring instead, so prefer templates that give it neighbours.
-        t, _, start, mirror = v
-        bad = 0
-        for i, (form, _, _) in enumerate(t.links):
-            if form == "L" and ring_kinds[_ring_link(start, mirror, i)] == "long_corridor":
-                bad += 1
-        return bad
-
-    out.sort(key=penalty)
-    return out
+    """Every template, turned and mirrored, in a rolled order; those that put a very long
+    corridor on an L last (an L must stretch the ring, where a loop between neighbours need
+    not)."""
+    order = rng.shuffle(list(range(len(VARIANTS))))
+    longs = {i for i, k in enumerate(ring_kinds) if k == "long_corridor"}
+    if longs:
+        order.sort(key=lambda v: len(L_LINKS[v] & longs))
+    return [VARIANTS[v] for v in order]
 
 
 def _slot(start: int, mirror: bool, t: int) -> int:

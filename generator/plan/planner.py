@@ -136,6 +136,7 @@ def _doorways(plan: LevelPlan) -> set[Cell]:
     """The room squares just inside a level's doorways (a stair there would block them)."""
     out: set[Cell] = set()
     boxes = list(plan.boxes.values())
+    rooms = plan.occupancy.room if plan.occupancy is not None else {}
     for route in plan.routes.values():
         x, y, side = route.door
         out.add((x, y))
@@ -144,7 +145,7 @@ def _doorways(plan: LevelPlan) -> set[Cell]:
         for end in (route.path[:1] + route.path[-1:]) if route.path else []:
             for dx, dy in STEP.values():
                 q = (end[0] + dx, end[1] + dy)
-                if any(b.contains(q) for b in boxes):
+                if q in rooms:
                     out.add(q)
     for box in boxes:
         for cell in plan.entry.get(box.id, [])[:1]:

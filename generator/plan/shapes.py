@@ -86,7 +86,7 @@ def cave_cells(w: int, h: int, rng: Rng) -> frozenset[Cell]:
 
     Each side is eaten into by a wandering inset of at most a third of the box, so the middle
     third of every row and column stays floor (the blob is connected) and the inset is zero
-    somewhere on each side (it reaches the box).
+    somewhere in the middle of each side (it reaches the box there).
     """
 
     def insets(length: int, depth: int) -> list[int]:
@@ -95,10 +95,14 @@ def cave_cells(w: int, h: int, rng: Rng) -> frozenset[Cell]:
             cur = max(0, min(depth, cur + rng.randint(-1, 1)))
             out.append(cur)
         # Zero somewhere in the middle third, where the other sides' insets cannot reach.
-        out[rng.randint(length // 3, length - 1 - length // 3)] = 0
+        lo, hi = length // 3, length - 1 - length // 3
+        at = rng.randint(lo, hi)
+        for i in (at, at + 1 if at < hi else at - 1):
+            out[max(lo, i)] = 0
         return out
 
-    dx, dy = w // 3, h // 3
+    # Sides of three squares or fewer stay straight: a notch there leaves a doorway on a spur.
+    dx, dy = (w - 1) // 3, (h - 1) // 3
     left, right = insets(h, dx), insets(h, dx)
     top, bottom = insets(w, dy), insets(w, dy)
     return frozenset(

@@ -226,26 +226,31 @@ def _plan(
         out += _stair_symbol(kind, stair)
         _use(used, kind)
     if not players:
+        labels = dict(geo.labels)
+        label_boxes = {}
         for room in geo.rooms:
-            if room.id in geo.labels:
-                lx, ly = geo.labels[room.id]
-                text = str(room.id)
-                tw = text_width(text, sizes.number, True)
-                taken.append(
-                    (lx - tw / 2, ly - sizes.number / 2, lx + tw / 2, ly + sizes.number / 2)
-                )
+            if room.id in labels:
+                label_boxes[room.id] = _label_box(labels[room.id], str(room.id), sizes.number)
+                taken.append(label_boxes[room.id])
         for room in geo.rooms:
             marks = _marks(rooms[room.id])
             if not marks:
                 continue
-            spots = _spots(room, geo, taken, len(marks))
+            spots, scale, shift = _spots(room, labels.get(room.id), taken, len(marks))
+            if shift and room.id in labels:
+                # A cramped room: its number steps aside for the marks.
+                lx, ly = labels[room.id]
+                labels[room.id] = (lx + shift, ly)
+                taken.remove(label_boxes[room.id])
+                taken.append(_label_box(labels[room.id], str(room.id), sizes.number))
             for mark, (mx, my) in zip(marks, spots, strict=False):
-                out += _mark(mark, mx, my)
+                out += _mark(mark, mx, my, scale)
                 _use(used, mark)
-                taken.append((mx - 0.3, my - 0.3, mx + 0.3, my + 0.3))
+                r = 0.3 * scale
+                taken.append((mx - r, my - r, mx + r, my + r))
         for room in geo.rooms:
-            if room.id in geo.labels:
-                lx, ly = geo.labels[room.id]
+            if room.id in labels:
+                lx, ly = labels[room.id]
                 out.append(
                     Text((lx, ly + sizes.number * 0.36), str(room.id), sizes.number, True, halo=0.1)
                 )
@@ -511,7 +516,8 @@ def _stair_label(
         if any(_overlap(box, t) for t in taken):
             continue
         inside = room is not None and _within(box, room)
-        if not inside and _touches_floor(box, floor):
+        margin = (box[0] - 0.25, box[1] - 0.25, box[2] + 0.25, box[3] + 0.25)
+        if not inside and _touches_floor(margin, floor):
             continue
         chosen = (px, py, anchor, box)
         break
@@ -559,27 +565,41 @@ def _marks(room: Room) -> list[str]:
     return out
 
 
-def _spots(room: object, geo: LevelGeometry, taken: list, count: int) -> list[Point]:
-    """Places for a room's small symbols: free squares of its floor nearest its number."""
-    label = geo.labels.get(room.id)  # type: ignore[attr-defined]
+def _label_box(at: Point, text: str, size: float) -> tuple[float, float, float, float]:
+    tw = text_width(text, size, True)
+    return (at[0] - tw / 2, at[1] - size / 2, at[0] + tw / 2, at[1] + size / 2)
+
+
+def _spots(
+    room: object, label: Point | None, taken: list, count: int
+) -> tuple[list[Point], float, float]:
+    """Places for a room's small symbols, nearest its number: (points, scale, how far the
+    number must step sideways to make room; 0 when it stays)."""
     cells = list(room.inner) or sorted(room.cells)  # type: ignore[attr-defined]
     lx, ly = label if label else (0.0, 0.0)
-    free = []
+
+    def free(box: tuple[float, float, float, float]) -> bool:
+        return not any(_overlap(box, t) for t in taken)
+
+    whole = [
+        (cx + 0.5, cy + 0.5) for cx, cy in cells if free((cx + 0.2, cy + 0.2, cx + 0.8, cy + 0.8))
+    ]
+    whole.sort(key=lambda p: ((p[0] - lx) ** 2 + (p[1] - ly) ** 2, p))
+    if len(whole) >= count:
+        return whole[:count], 1.0, 0.0
+    # Two to a square, smaller.
+    halves = []
     for cx, cy in cells:
-        box = (cx + 0.2, cy + 0.2, cx + 0.8, cy + 0.8)
-        if any(_overlap(box, t) for t in taken):
-            continue
-        free.append((cx + 0.5, cy + 0.5))
-    free.sort(key=lambda p: ((p[0] - lx) ** 2 + (p[1] - ly) ** 2, p))
-    if len(free) >= count:
-        return free[:count]
-    # A cramped room: two symbols share a square, or they sit in a row under the number.
-    spots = []
-    for p in free:
-        spots += [(p[0] - 0.22, p[1]), (p[0] + 0.22, p[1])]
-    while len(spots) < count:
-        spots.append((lx + (len(spots) - (count - 1) / 2) * 0.45, ly + 0.5))
-    return spots[:count]
+        for hx in (0.27, 0.73):
+            box = (cx + hx - 0.2, cy + 0.3, cx + hx + 0.2, cy + 0.7)
+            if free(box):
+                halves.append((cx + hx, cy + 0.5))
+    halves.sort(key=lambda p: ((p[0] - lx) ** 2 + (p[1] - ly) ** 2, p))
+    if len(halves) >= count:
+        return halves[:count], 0.65, 0.0
+    # The number's own square: the number to the left, the marks stacked on the right.
+    step = 0.7 / count
+    return [(lx + 0.3, ly - 0.35 + step * (i + 0.5)) for i in range(count)], 0.5, -0.18
 
 
 def _mark(mark: str, x: float, y: float, s: float = 1.0) -> list[Primitive]:
