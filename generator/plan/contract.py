@@ -33,8 +33,9 @@ def _touches(room: Room, cell: tuple[int, int]) -> bool:
 
 
 def planned(site: Site) -> bool:
-    """Whether the document carries a plan of its rooms (every room's map has a shape)."""
-    return bool(site.rooms) and all(r.shape for r in site.rooms)
+    """Whether the document carries a plan: any corridor or way between levels placed. A
+    document with none (written before plans, or stripped by hand) is planned afresh."""
+    return any(c.path is not None or c.at is not None for c in site.connections)
 
 
 def check_rooms(site: Site, path: str = "site") -> None:
@@ -149,9 +150,9 @@ def check_overlaps(site: Site, path: str = "site") -> None:
 def complete_plan(site: Site, path: str = "site") -> None:
     """Give a loaded document the plan it lacks and check the plan it has.
 
-    A document whose rooms carry no plan (no `shape` in their maps: written before plans, or
-    stripped by hand) is planned afresh from its seed, exactly as generated. Otherwise its
-    rooms stay where they are: a connection without a `path` is routed among them, a way
+    A document whose connections carry no plan at all (written before plans, or stripped by
+    hand) is planned afresh from its seed and its rooms' sizes and shapes, exactly as
+    generated. Otherwise its rooms stay where they are: a connection without a `path` is routed among them, a way
     between levels without `at` and `to_at` stands in the middle of its rooms, and everything
     is checked against the contract.
     """

@@ -433,25 +433,44 @@ def _entrance(rooms: list[Room], plan: LevelPlan) -> None:
     my = sum(b.y + b.h / 2 for b in others) / len(others) if others else box.y - 1
     cx, cy = box.x + box.w / 2, box.y + box.h / 2
     best: tuple[float, list[Cell]] | None = None
-    for side in "nesw":
-        sx, sy = STEP[side]
-        outward = sx * (cx - mx) + sy * (cy - my)
-        offs = box.doors(side)
-        for off in sorted(offs, key=lambda o: abs(o - (len(offs) and (offs[0] + offs[-1]) / 2))):
-            first = box.outside(side, off)
-            passage = [(first[0] + sx * k, first[1] + sy * k) for k in range(ENTRY_LENGTH)]
-            if not occ.clear(passage, box.id, box.id):
-                continue
-            ray = 0
-            x, y = passage[-1]
-            for _ in range(8):
-                x, y = x + sx, y + sy
-                if not occ.free((x, y)) or (x, y) in occ.beside or (x, y) in occ.near:
-                    break
-                ray += 1
-            score = ray * 4 + outward
-            if best is None or score > best[0]:
-                best = (score, passage)
+
+    def fits(passage: list[Cell], tier: int) -> bool:
+        if tier == 0:
+            return occ.clear(passage, box.id, box.id)
+        # Crowded: free squares not side by side with a corridor (corner to corner will do),
+        # or at the last just free squares.
+        return all(
+            occ.free(c)
+            and (
+                tier == 2
+                or not any((c[0] + dx, c[1] + dy) in occ.corridor for dx, dy in STEP.values())
+            )
+            for c in passage
+        )
+
+    for strict in (0, 1, 2):
+        for side in "nesw":
+            sx, sy = STEP[side]
+            outward = sx * (cx - mx) + sy * (cy - my)
+            offs = box.doors(side)
+            middle = (offs[0] + offs[-1]) / 2 if offs else 0
+            for off in sorted(offs, key=lambda o: abs(o - middle)):
+                first = box.outside(side, off)
+                passage = [(first[0] + sx * k, first[1] + sy * k) for k in range(ENTRY_LENGTH)]
+                if not fits(passage, strict):
+                    continue
+                ray = 0
+                x, y = passage[-1]
+                for _ in range(8):
+                    x, y = x + sx, y + sy
+                    if not occ.free((x, y)) or (x, y) in occ.beside or (x, y) in occ.near:
+                        break
+                    ray += 1
+                score = ray * 4 + outward
+                if best is None or score > best[0]:
+                    best = (score, passage)
+                break
+        if best is not None:
             break
     if best is not None:
         room.entry = best[1]
