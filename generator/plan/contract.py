@@ -152,9 +152,9 @@ def complete_plan(site: Site, path: str = "site") -> None:
 
     A document whose connections carry no plan at all (written before plans, or stripped by
     hand) is planned afresh from its seed and its rooms' sizes and shapes, exactly as
-    generated. Otherwise its rooms stay where they are: a connection without a `path` is routed among them, a way
-    between levels without `at` and `to_at` stands in the middle of its rooms, and everything
-    is checked against the contract.
+    generated. Otherwise its rooms stay where they are: a connection without a `path` is
+    routed among them, a way between levels without `at` and `to_at` stands in the middle of
+    its rooms, and everything is checked against the contract.
     """
     from generator.engine.rng import Rng
     from generator.plan.planner import fill_routes, plan_site

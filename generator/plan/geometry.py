@@ -9,9 +9,10 @@ x to the east and y to the south: a point (x, y) is pixel (x * ppg, y * ppg) of 
 at ppg pixels a square. `origin` is the plan square at that corner, so plan square (sx, sy) is
 the picture's square (sx - origin.x, sy - origin.y). Square (i, j) covers x in [i, i + 1].
 
-Walls run along every room's and corridor's outline, as polylines; a doorway is a gap in them,
-listed in `doors` (its two end points, the connection it belongs to, its kind and the rooms it
-opens into). On the players' geometry a hidden door is wall and not listed.
+Walls run along every room's and corridor's outline, as polylines; a doorway is a gap in them
+(an open one narrowed by a short jamb of wall at each side), listed in `doors` (its two end
+points, the connection it belongs to, its kind and the rooms it opens into). On the players'
+geometry a hidden door is wall and not listed.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ MARGIN = 2  # squares of rock drawn round a level
 ENTRY_MARGIN = 4  # ... and beyond the way in, for its arrow
 DOOR_KINDS = {"locked_door": "locked", "hidden_door": "secret"}
 ARC_STEPS = 6  # segments in a quarter of a round room
+JAMB = 0.18  # of a square: the wall left each side of an open doorway
 
 
 @dataclass(frozen=True)
@@ -209,6 +211,14 @@ def level_geometry(site: Site, level: int, players: bool = True) -> LevelGeometr
                 continue  # the room draws this wall
             cedges.add(e)
     geo.walls += [[(float(x), float(y)) for x, y in line] for line in _chain(cedges)]
+    # An open doorway keeps short jambs of wall on each side, so a room reads as a room where
+    # a corridor as wide as the doorway runs into it.
+    for door in geo.doors:
+        if door.kind == "open":
+            (ax, ay), (bx, by) = door.a, door.b
+            dx, dy = (bx - ax) * JAMB, (by - ay) * JAMB
+            geo.walls.append([(ax, ay), (round(ax + dx, 4), round(ay + dy, 4))])
+            geo.walls.append([(bx, by), (round(bx - dx, 4), round(by - dy, 4))])
     geo.walls.sort()
     _stairs(geo, site, level, levels, pic)
     _labels(geo)
@@ -445,27 +455,45 @@ def _stairs(
                 geo.stairs.append(Stair(cell, c.kind, leaves, levels[other], i, room, down))
 
 
+LABEL_DIGIT = 0.45  # a room number's width a digit, and its height, in squares (at 0.62)
+LABEL_HEIGHT = 0.7
+
+
 def _labels(geo: LevelGeometry) -> None:
-    """Where each room's number goes: the free middle of its floor (a ring of squares round
-    the middle when the middle holds a stair)."""
+    """Where each room's number goes: the point nearest the middle of its floor, on a
+    half-square lattice, whose number fits on clear floor (off the walls and any stair)."""
     busy = {s.cell for s in geo.stairs}
     for room in geo.rooms:
         x, y, w, h = room.box
-        cx, cy = x + w / 2, y + h / 2
-        cells = (
-            [c for c in room.inner if c not in busy]
-            or [c for c in room.cells if c not in busy]
-            or list(room.cells)
-        )
-        # Between four free squares when the room's middle is a grid point.
-        if w % 2 == 0 and h % 2 == 0:
-            mx, my = int(cx), int(cy)
-            mid = [(mx - 1, my - 1), (mx, my - 1), (mx - 1, my), (mx, my)]
-            if all(m in room.inner and m not in busy for m in mid):
-                geo.labels[room.id] = (cx, cy)
-                continue
-        best = min(cells, key=lambda c: ((c[0] + 0.5 - cx) ** 2 + (c[1] + 0.5 - cy) ** 2, c))
-        geo.labels[room.id] = (best[0] + 0.5, best[1] + 0.5)
+        floor = {c for c in room.inner if c not in busy}
+        ccells = floor or {c for c in room.cells if c not in busy} or set(room.cells)
+        mx = sum(c[0] + 0.5 for c in ccells) / len(ccells)
+        my = sum(c[1] + 0.5 for c in ccells) / len(ccells)
+        half_w = (LABEL_DIGIT * len(str(room.id)) + 0.1) / 2
+        half_h = LABEL_HEIGHT / 2
+        best = None
+        for i in range(2 * w + 1):
+            for j in range(2 * h + 1):
+                px, py = x + i / 2, y + j / 2
+                d = (px - mx) ** 2 + (py - my) ** 2
+                if best is not None and d >= best[0]:
+                    continue
+                if _fits(px - half_w, py - half_h, px + half_w, py + half_h, floor):
+                    best = (d, px, py)
+        if best is None:
+            c = min(ccells, key=lambda c: ((c[0] + 0.5 - mx) ** 2 + (c[1] + 0.5 - my) ** 2, c))
+            geo.labels[room.id] = (c[0] + 0.5, c[1] + 0.5)
+        else:
+            geo.labels[room.id] = (best[1], best[2])
+
+
+def _fits(x0: float, y0: float, x1: float, y1: float, floor: set[Cell]) -> bool:
+    """Whether a box lies on the given squares only."""
+    for cx in range(math.floor(x0), math.ceil(x1)):
+        for cy in range(math.floor(y0), math.ceil(y1)):
+            if (cx, cy) not in floor:
+                return False
+    return True
 
 
 def _lights(geo: LevelGeometry, rooms: list[Room]) -> None:

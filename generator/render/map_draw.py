@@ -137,7 +137,7 @@ class Sizes:
 
 
 def text_width(text: str, size: float, bold: bool = False) -> float:
-    return len(text) * size * (FONT_W + (0.06 if bold else 0))
+    return len(text) * size * (FONT_W + (0.12 if bold else 0))
 
 
 # --------------------------------------------------------------------------- the map
@@ -157,7 +157,7 @@ def level_drawing(
     sizes = Sizes.at_least(text_min)
     used: list[str] = []
     plan: list[Primitive] = []
-    _plan(plan, geo, site, players, sizes, used)
+    _plan(plan, geo, site, players, sizes, used, text_min)
     if not frame:
         d = Drawing(geo.size[0], geo.size[1], _title(site, level))
         d.items = plan
@@ -179,6 +179,7 @@ def _plan(
     players: bool,
     sizes: Sizes,
     used: list[str],
+    text_min: float = 0.0,
 ) -> None:
     rooms = {r.id: r for r in site.rooms}
     floor_cells: set[tuple[int, int]] = set()
@@ -251,14 +252,21 @@ def _plan(
         for room in geo.rooms:
             if room.id in labels:
                 lx, ly = labels[room.id]
-                out.append(
-                    Text((lx, ly + sizes.number * 0.36), str(room.id), sizes.number, True, halo=0.1)
-                )
+                size = _number_size(room, str(room.id), sizes, text_min)
+                # A thin halo: it clears the grid under the number, never a wall.
+                out.append(Text((lx, ly + size * 0.36), str(room.id), size, True, halo=0.05))
     for stair in geo.stairs:
         out += _stair_label(stair, geo, sizes, taken, floor_cells)
     if geo.entry:
         out += _entrance(geo, sizes, taken)
         _use(used, "entrance")
+
+
+def _number_size(room: object, text: str, sizes: Sizes, text_min: float) -> float:
+    """A room's number, smaller in a room too narrow for it (never below the text floor)."""
+    w = room.box[2]  # type: ignore[attr-defined]
+    fit = (w - WALL - 0.1) / (len(text) * (FONT_W + 0.12))
+    return max(text_min, min(sizes.number, fit))
 
 
 def _use(used: list[str], name: str) -> None:
