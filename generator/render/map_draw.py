@@ -17,7 +17,6 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from generator.engine.words import plural
 from generator.model.site import Room, Site
 from generator.plan.geometry import LevelGeometry, Stair, level_geometry
 
@@ -100,7 +99,16 @@ class Text:
     italic: bool = False
 
 
-Primitive = Poly | Segments | Circle | Text
+@dataclass(frozen=True)
+class Group:
+    """Primitives drawn shifted by (dx, dy): the plan inside its frame, a legend icon."""
+
+    dx: float
+    dy: float
+    items: tuple[Poly | Segments | Circle | Text, ...]
+
+
+Primitive = Poly | Segments | Circle | Text | Group
 
 
 @dataclass
@@ -192,18 +200,11 @@ def _plan(
     corridor = {c for path in geo.corridors for c in path} | set(geo.entry)
     floor_cells |= corridor
     out.append(Segments(tuple(_hatching(floor_cells, rough, geo.size)), HATCH, 0.035))
-    # Floors, white over the hatching.
+    # Floors, white over the hatching where a curved or ragged wall cuts through squares (the
+    # hatching never enters any other floor square).
     for room in geo.rooms:
-        out.append(Poly(room.floor, closed=True, fill=WHITE, stroke=None))
-    for cell in sorted(corridor):
-        x, y = cell
-        pts = (
-            (x - 0.02, y - 0.02),
-            (x + 1.02, y - 0.02),
-            (x + 1.02, y + 1.02),
-            (x - 0.02, y + 1.02),
-        )
-        out.append(Poly(pts, closed=True, fill=WHITE, stroke=None))
+        if room.shape in ("round", "octagon", "cave"):
+            out.append(Poly(room.floor, closed=True, fill=WHITE, stroke=None))
     out.append(Segments(tuple(_grid(geo)), GRID, 0.025))
     for line in geo.walls:
         out.append(Poly(tuple(line), stroke=BLACK, width=WALL))
@@ -323,10 +324,7 @@ def _clip_line(
         t0, t1 = max(t0, min(a, b)), min(t1, max(a, b))
     if t1 - t0 < 0.15:
         return None
-    return (
-        (round(p[0] + d[0] * t0, 3), round(p[1] + d[1] * t0, 3)),
-        (round(p[0] + d[0] * t1, 3), round(p[1] + d[1] * t1, 3)),
-    )
+    return ((p[0] + d[0] * t0, p[1] + d[1] * t0), (p[0] + d[0] * t1, p[1] + d[1] * t1))
 
 
 def _grid(geo: LevelGeometry) -> list[tuple[Point, Point]]:
@@ -738,8 +736,7 @@ def _framed(
             italic=True,
         )
     )
-    for item in plan:
-        d.add(_shift(item, mx, title_h))
+    d.add(Group(mx, title_h, tuple(plan)))
     # A thin frame round the plan, so it sits on the page as a map.
     d.add(
         Poly(
@@ -754,7 +751,7 @@ def _framed(
     for i, (name, label) in enumerate(items):
         r, c = divmod(i, cols)
         x, y = pad + c * col_w, top + r * row_h
-        d.items.extend(_shift(p, x + 0.6, y + row_h / 2) for p in _legend_icon(name))
+        d.add(Group(x + 0.6, y + row_h / 2, tuple(_legend_icon(name))))
         d.add(
             Text(
                 (x + 1.4, y + row_h / 2 + sizes.legend * 0.35), label, sizes.legend, False, "start"
@@ -836,20 +833,3 @@ def _legend_icon(name: str) -> list[Primitive]:
     if name in ("stairs", "shaft", "ladder", "chute"):
         return _stair_icon(name, 0, 0, True, 0.85)
     return _mark(name, 0, 0, 1.3)
-
-
-def _shift(p: Primitive, dx: float, dy: float) -> Primitive:
-    def mv(pt: Point) -> Point:
-        return (round(pt[0] + dx, 3), round(pt[1] + dy, 3))
-
-    if isinstance(p, Poly):
-        return Poly(tuple(mv(q) for q in p.points), p.closed, p.fill, p.stroke, p.width, p.round)
-    if isinstance(p, Segments):
-        return Segments(tuple((mv(a), mv(b)) for a, b in p.lines), p.stroke, p.width)
-    if isinstance(p, Circle):
-        return Circle(mv(p.centre), p.r, p.fill, p.stroke, p.width)
-    return Text(mv(p.pos), p.text, p.size, p.bold, p.anchor, p.fill, p.halo, p.italic)
-
-
-def count_words(n: int, word: str) -> str:  # pragma: no cover - kept for the legend's grammar
-    return f"{n} {plural(word) if n != 1 else word}"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from xml.sax.saxutils import escape
 
-from generator.render.map_draw import Circle, Drawing, Poly, Primitive, Segments, Text
+from generator.render.map_draw import Circle, Drawing, Group, Poly, Primitive, Segments, Text
 
 UNIT = 20  # SVG user units a square: whole numbers for most coordinates
 FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
@@ -44,6 +44,9 @@ def _paint(fill: str | None, stroke: str | None, width: float) -> str:
 
 
 def _item(p: Primitive) -> str:
+    if isinstance(p, Group):
+        inner = "".join(_item(q) for q in p.items)
+        return f'<g transform="translate({_n(p.dx)},{_n(p.dy)})">{inner}</g>'
     if isinstance(p, Poly):
         tag = "polygon" if p.closed else "polyline"
         joins = ' stroke-linejoin="round" stroke-linecap="round"' if p.round and p.stroke else ""
