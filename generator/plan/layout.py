@@ -34,13 +34,20 @@ SEP = 2  # the least rock between rooms that are not joined
 STRICT, ALIGNED, LOOSE = "strict", "aligned", "loose"
 
 
-@dataclass(frozen=True)
 class Template:
-    name: str
-    slots: tuple[tuple[int, int], ...]  # (row, column) of each slot, in ring order
-    # per link t -> t+1: (form, exit side of t, entry side of t+1); for 'h' and 'v' the sides
-    # follow from the slots
-    links: tuple[tuple[str, str, str], ...]
+    """A ring's shape: the (row, column) of each slot in ring order, and per link t -> t+1
+    (form, exit side of t, entry side of t+1); for 'h' and 'v' the sides follow from the
+    slots. (Plain classes here and below: a dataclass costs an import on every run.)"""
+
+    __slots__ = ("name", "slots", "links")
+
+    def __init__(
+        self,
+        name: str,
+        slots: tuple[tuple[int, int], ...],
+        links: tuple[tuple[str, str, str], ...],
+    ) -> None:
+        self.name, self.slots, self.links = name, slots, links
 
 
 H, V = ("h", "", ""), ("v", "", "")
@@ -89,23 +96,24 @@ class Link:
         return self.kind == "long_corridor"
 
 
-@dataclass
 class Pin:
-    """A room of this level that must hold a square of a room of the level above."""
+    """A room of this level (`room`) that must hold a square of a room of the level above
+    (`above`): `cell` when the square is chosen, else any square of both."""
 
-    room: int  # room id on this level
-    above: Box  # the room it lies under
-    cell: Cell | None = None  # the square the way between them takes (None: any of `above`)
+    __slots__ = ("room", "above", "cell")
+
+    def __init__(self, room: int, above: Box, cell: Cell | None = None) -> None:
+        self.room, self.above, self.cell = room, above, cell
 
 
-@dataclass
 class Design:
-    """A laid-out level: boxes in real coordinates and each link's intended corridor."""
+    """A laid-out level: boxes in real coordinates (room id -> box) and each link's intended
+    corridor (in real space: a, b are room ids, sides real)."""
 
-    boxes: dict[int, Box]  # room id -> box
-    links: list[Link]  # in real space: a, b are room ids, sides real
-    template: str
-    mode: str
+    __slots__ = ("boxes", "links", "template", "mode")
+
+    def __init__(self, boxes: dict[int, Box], links: list[Link], template: str, mode: str) -> None:
+        self.boxes, self.links, self.template, self.mode = boxes, links, template, mode
 
 
 VARIANTS = tuple(

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import math
 import statistics
-from dataclasses import dataclass, field
 
 from generator.engine.rng import Rng
 from generator.errors import DocumentError
@@ -33,20 +32,33 @@ RETRIES = 3  # fresh rolls of a ring's layout before placing it room by room
 FREE_TRIES = 24  # room-by-room placements tried before falling back to rows
 
 
-@dataclass
 class Routed:
-    path: list[Cell]
-    door: tuple[int, int, str]
+    """A corridor's squares and the doorway its obstacle stands in."""
+
+    __slots__ = ("path", "door")
+
+    def __init__(self, path: list[Cell], door: tuple[int, int, str]) -> None:
+        self.path, self.door = path, door
 
 
-@dataclass
 class LevelPlan:
-    boxes: dict[int, Box]
-    routes: dict[int, Routed] = field(default_factory=dict)  # connection index -> route
-    occupancy: Occupancy | None = None
-    pins: list[Pin] = field(default_factory=list)
-    stacked: bool = True  # every pinned room holds its pin's square
-    entry: dict[int, list[Cell]] = field(default_factory=dict)  # room id -> way in
+    """A planned level: its boxes, routes by connection index, what is drawn (occupancy), the
+    pins it honoured, whether it stacks under the level above, and the way in by room."""
+
+    __slots__ = ("boxes", "routes", "occupancy", "pins", "stacked", "entry")
+
+    def __init__(
+        self,
+        boxes: dict[int, Box],
+        occupancy: Occupancy | None = None,
+        pins: list[Pin] | None = None,
+    ) -> None:
+        self.boxes = boxes
+        self.routes: dict[int, Routed] = {}
+        self.occupancy = occupancy
+        self.pins = pins or []
+        self.stacked = True
+        self.entry: dict[int, list[Cell]] = {}
 
 
 def compact(boxes: dict[int, Box], paths: list[list[Cell]]) -> bool:
