@@ -317,3 +317,32 @@ def test_cli_render_draws_a_saved_site(run_cli, tmp_path):
     direct = tmp_path / "d.svg"
     assert run_cli("site", "--seed", "saved", "-f", "svg", "-o", str(direct)).code == 0
     assert out.read_text() == direct.read_text()
+
+
+# ---------------------------------------------------------------- booklets
+
+
+def test_booklet_map_pages_one_level_a_page(builtin_tables):
+    from generator.render import booklet
+
+    site = generate_site(builtin_tables, Rng("booklet-maps"), rooms=18)
+    html = booklet.booklet_html(site, booklet.make_options("a5"))
+    assert html.count('<section class="part map-page"') == 3
+    for depth in (2, 3):
+        assert f'id="map-{depth}"' in html
+    # Sized in millimetres for the page, never wider than A5's text block.
+    widths = [float(w) for w in re.findall(r'<svg class="plan"[^>]*width="([\d.]+)mm"', html)]
+    assert len(widths) == 3 and all(w <= booklet.PAPERS["a5"].content_width + 0.1 for w in widths)
+
+
+def test_region_booklet_links_each_site_hex_to_its_map(builtin_tables):
+    from generator.build.region import generate_region
+    from generator.render import booklet
+
+    region = generate_region(builtin_tables, Rng("linked"), radius=2)
+    html = booklet.booklet_html(region, booklet.make_options())
+    sites = [h for h in region.hexes if h.site is not None]
+    assert sites
+    for h in sites:
+        assert f'href="#h{h.label}-map"' in html
+        assert f'id="h{h.label}-map"' in html
