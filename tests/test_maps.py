@@ -230,7 +230,7 @@ def test_uvtt_walls_enclose_every_room_and_corridor(site, uvtt):
             barriers.append(((a["x"], a["y"]), (b["x"], b["y"])))
         barriers += _doorways(site, depth, origin)
 
-        def near(x0, y0, x1, y1):
+        def near(x0, y0, x1, y1, barriers=barriers):
             return [
                 (p, q)
                 for p, q in barriers
@@ -249,7 +249,12 @@ def test_uvtt_walls_enclose_every_room_and_corridor(site, uvtt):
                 key=lambda c: (abs(c[0] + 0.5 - room.w / 2) + abs(c[1] + 0.5 - room.h / 2), c),
             )
             start = (x0 + mx + 0.375, y0 + my + 0.375)
-            _flood(start, lambda p: x0 < p[0] < x1 and y0 < p[1] < y1, near(x0, y0, x1, y1))
+            box = (x0, y0, x1, y1)
+            _flood(
+                start,
+                lambda p, b=box: b[0] < p[0] < b[2] and b[1] < p[1] < b[3],
+                near(x0, y0, x1, y1),
+            )
         for c in site.connections:
             if c.levels or not c.path or site.room(c.from_room).level != depth:
                 continue
@@ -259,7 +264,7 @@ def test_uvtt_walls_enclose_every_room_and_corridor(site, uvtt):
             start = (mid[0] + 0.375, mid[1] + 0.375)
             _flood(
                 start,
-                lambda p: (int(p[0] // 1), int(p[1] // 1)) in cells,
+                lambda p, cells=cells: (int(p[0] // 1), int(p[1] // 1)) in cells,
                 near(min(xs), min(ys), max(xs) + 1, max(ys) + 1),
             )
 

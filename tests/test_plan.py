@@ -105,8 +105,12 @@ def check_plan_properties(site: Site) -> None:
             assert c.path == []
             assert c.at == c.to_at
             assert c.at in _floor(rooms[c.from_room]) and c.to_at in _floor(rooms[c.to_room])
+    # The way in runs from the entrance's wall to beyond everything else on its level.
     entrance = next(r for r in site.rooms if r.entrance)
-    assert len(entrance.entry) == 2
+    way = entrance.entry
+    assert way and abs(way[0][0] - entrance.x - entrance.w / 2 + 0.5) <= entrance.w / 2 + 0.5
+    for p, q in zip(way, way[1:], strict=False):
+        assert abs(p[0] - q[0]) + abs(p[1] - q[1]) == 1
 
 
 @given(seed=SEEDS, level=st.integers(1, 10), rooms=st.sampled_from(ROOM_COUNTS))

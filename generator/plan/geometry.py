@@ -99,6 +99,7 @@ class LevelGeometry:
     stairs: list[Stair] = field(default_factory=list)
     entry: list[Cell] = field(default_factory=list)  # the way in from outside
     entry_side: str = ""  # the side of the entrance room it leaves from
+    entry_out: str = ""  # the way its outer end opens to the outside (n, e, s, w)
 
 
 def level_geometry(site: Site, level: int, players: bool = True) -> LevelGeometry:
@@ -178,7 +179,8 @@ def level_geometry(site: Site, level: int, players: bool = True) -> LevelGeometr
     outward: set[Edge] = set()  # the way in is open to the outside
     if geo.entry and geo.entry_side:
         last = geo.entry[-1]
-        sx, sy = STEP[geo.entry_side]
+        geo.entry_out = _entry_out(geo.entry, geo.entry_side)
+        sx, sy = STEP[geo.entry_out]
         outward.add(_edge(last, (last[0] + sx, last[1] + sy)))
     # Room walls: each room's own outline, its corners drawn to its shape.
     for r in rooms:
@@ -247,16 +249,29 @@ def _extent(rooms: list[Room], conns: list[tuple[int, Connection]]) -> tuple[int
     entrance = next((r for r in rooms if r.entrance and r.entry), None)
     if entrance is not None:
         (ex, ey) = entrance.entry[-1]
-        # Room for the arrow beyond the way in, on whichever side it leaves.
-        if ex <= min(r.x for r in rooms) - 1 or ex < entrance.x:
+        first = entrance.entry[0]
+        inside = (
+            min(max(first[0], entrance.x), entrance.x + entrance.w - 1),
+            min(max(first[1], entrance.y), entrance.y + entrance.h - 1),
+        )
+        # Room for the arrow beyond the way in, on the side its outer end opens to.
+        out = _entry_out(entrance.entry, _side(inside, first))
+        if out == "w":
             x0 = min(x0, ex - ENTRY_MARGIN)
-        if ex >= entrance.x + entrance.w:
+        elif out == "e":
             x1 = max(x1, ex + 1 + ENTRY_MARGIN)
-        if ey < entrance.y:
+        elif out == "n":
             y0 = min(y0, ey - ENTRY_MARGIN)
-        if ey >= entrance.y + entrance.h:
+        else:
             y1 = max(y1, ey + 1 + ENTRY_MARGIN)
     return (x0, y0, x1 - x0, y1 - y0)
+
+
+def _entry_out(entry: list[Cell], first_side: str) -> str:
+    """The direction the way in runs at its outer end."""
+    if len(entry) < 2:
+        return first_side
+    return _side(entry[-2], entry[-1])
 
 
 # --------------------------------------------------------------------------- edges

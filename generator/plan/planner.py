@@ -21,7 +21,7 @@ from generator.model.site import Connection, Room, Site
 from generator.plan import shapes
 from generator.plan.boxes import OPPOSITE, STEP, Box, Cell, side_towards
 from generator.plan.layout import RING, Design, Link, Pin, inner_cells, layout_ring, stair_cells
-from generator.plan.route import Occupancy, designed, loop, search
+from generator.plan.route import Occupancy, designed, loop, search, search_out
 
 LONG_MIN = 8  # a very long corridor is at least this many squares...
 LONG_FACTOR = 2  # ... and at least twice the median of the level's other corridors
@@ -444,7 +444,11 @@ def _entrance(rooms: list[Room], plan: LevelPlan) -> None:
     mx = sum(b.x + b.w / 2 for b in others) / len(others) if others else box.x
     my = sum(b.y + b.h / 2 for b in others) / len(others) if others else box.y - 1
     cx, cy = box.x + box.w / 2, box.y + box.h / 2
-    best: tuple[float, list[Cell]] | None = None
+    best: tuple[tuple[bool, bool, int, float], list[Cell]] | None = None
+    x0 = min([b.x for b in plan.boxes.values()] + [c[0] for c in occ.corridor])
+    y0 = min([b.y for b in plan.boxes.values()] + [c[1] for c in occ.corridor])
+    x1 = max([b.x + b.w - 1 for b in plan.boxes.values()] + [c[0] for c in occ.corridor])
+    y1 = max([b.y + b.h - 1 for b in plan.boxes.values()] + [c[1] for c in occ.corridor])
 
     def fits(passage: list[Cell], tier: int) -> bool:
         if tier == 0:
@@ -471,19 +475,29 @@ def _entrance(rooms: list[Room], plan: LevelPlan) -> None:
                 passage = [(first[0] + sx * k, first[1] + sy * k) for k in range(ENTRY_LENGTH)]
                 if not fits(passage, strict):
                     continue
-                ray = 0
+                # Best of all, the way out runs clear beyond everything drawn: then the
+                # arrow comes from outside the plan, never from the core of the ring.
                 x, y = passage[-1]
-                for _ in range(8):
+                ray, escapes = 0, False
+                while True:
                     x, y = x + sx, y + sy
+                    if not (x0 <= x <= x1 and y0 <= y <= y1):
+                        escapes = True
+                        break
                     if not occ.free((x, y)) or (x, y) in occ.beside or (x, y) in occ.near:
                         break
                     ray += 1
-                score = ray * 4 + outward
+                score = (escapes, outward > 0, min(ray, 8), outward)
                 if best is None or score > best[0]:
                     best = (score, passage)
                 break
         if best is not None:
             break
+    if best is None or not best[0][0]:
+        # No wall faces out: a passage winds out from the room to beyond the plan.
+        winding = search_out(box, occ, (x0, y0, x1, y1))
+        if winding is not None:
+            best = ((True, True, 0, 0.0), winding)
     if best is not None:
         room.entry = best[1]
         plan.entry[room.id] = best[1]

@@ -185,15 +185,40 @@ def search(a: Box, b: Box, occ: Occupancy, allow_cross: bool = False) -> list[Ce
     of b may end it. Squeezing past a wall or a corridor costs extra; crossing another corridor
     is allowed only with `allow_cross` (a junction), at a high price.
     """
-    bx0, by0, bx1, by1 = occ.bounds
-    lo_x, lo_y, hi_x, hi_y = bx0 - MARGIN, by0 - MARGIN, bx1 + MARGIN, by1 + MARGIN
     goals = set()
     for side in "nesw":
         for off in b.doors(side):
             cell = b.outside(side, off)
             if occ.free(cell):
                 goals.add(cell)
-    ends = {a.id, b.id}
+    bx0, by0, bx1, by1 = occ.bounds
+    area = (bx0 - MARGIN, by0 - MARGIN, bx1 + MARGIN, by1 + MARGIN)
+    return _cheapest(a, goals.__contains__, occ, {a.id, b.id}, allow_cross, area)
+
+
+def search_out(a: Box, occ: Occupancy, extent: tuple[int, int, int, int]) -> list[Cell] | None:
+    """A path from a wall of a to beyond `extent` (x0, y0, x1, y1 inclusive: everything drawn),
+    clear of everything: the way in from outside when no wall of the room faces out."""
+    x0, y0, x1, y1 = extent
+
+    def beyond(cell: Cell) -> bool:
+        return not (x0 <= cell[0] <= x1 and y0 <= cell[1] <= y1)
+
+    area = (x0 - 2, y0 - 2, x1 + 2, y1 + 2)
+    return _cheapest(a, beyond, occ, {a.id}, False, area)
+
+
+def _cheapest(
+    a: Box,
+    is_goal: object,
+    occ: Occupancy,
+    ends: set[int],
+    allow_cross: bool,
+    area: tuple[int, int, int, int],
+) -> list[Cell] | None:
+    """Dijkstra over (square, heading) from a's doorways to the first square `is_goal`
+    accepts, within `area` (inclusive)."""
+    lo_x, lo_y, hi_x, hi_y = area
     room, near, corridor, beside = occ.room, occ.near, occ.corridor, occ.beside
 
     def cost(cell: Cell) -> int | None:
@@ -232,7 +257,7 @@ def search(a: Box, b: Box, occ: Occupancy, allow_cross: bool = False) -> list[Ce
         key = (cell, heading)
         if d > best.get(key, 1 << 30):
             continue
-        if cell in goals:
+        if is_goal(cell):  # type: ignore[operator]
             path = []
             k: tuple[Cell, str] | None = key
             while k is not None:

@@ -132,10 +132,12 @@ class Sizes:
     legend: float
     title: float
     subtitle: float
+    floor: float  # the least any text may be
 
     @classmethod
     def at_least(cls, floor: float) -> Sizes:
         return cls(
+            floor=max(0.3, floor),
             number=max(0.62, floor * 1.15),
             label=max(0.4, floor),
             legend=max(0.45, floor),
@@ -648,7 +650,7 @@ def _entrance(geo: LevelGeometry, sizes: Sizes, taken: list) -> list[Primitive]:
     from generator.plan.boxes import STEP
 
     last = geo.entry[-1]
-    sx, sy = STEP[geo.entry_side]
+    sx, sy = STEP[geo.entry_out or geo.entry_side]
     # The arrow runs towards the room: from beyond the passage's open end to just inside it.
     ex, ey = last[0] + 0.5 + sx * 0.5, last[1] + 0.5 + sy * 0.5  # the open end
     tail = (ex + sx * 2.6, ey + sy * 2.6)
@@ -698,7 +700,6 @@ def _framed(
 ) -> Drawing:
     """The plan with a title above, and the legend, scale bar and compass below."""
     pad = 0.6
-    title_h = sizes.title * 1.25 + sizes.subtitle * 1.5 + pad
     mw, mh = geo.size
     items = _legend_items(used)
     block = 5.0 + text_width("50 feet", sizes.legend) / 2 + 2.8  # scale bar and compass
@@ -710,10 +711,23 @@ def _framed(
     legend_rows = math.ceil(len(items) / cols) if items else 0
     row_h = max(1.0, sizes.legend * 1.9)
     width = max(mw, cols * col_w + block + 2 * pad)
+    # The title and its line shrink to the drawing's width, down to the text floor; past that
+    # the drawing widens for them.
+    title = _title(site, level)
+    who = (
+        f"{site.theme_name}, party level {site.level_of(level)}" if not players else site.theme_name
+    )
+    sub = f"{who}. One square is 10 feet." + ("" if players else f" Seed {site.seed}.")
+    room = width - 2 * pad
+    title_size = max(sizes.floor * 1.3, min(sizes.title, room / text_width(title, 1.0, True)))
+    sub_size = max(sizes.floor, min(sizes.subtitle, room / text_width(sub, 1.0)))
+    width = max(width, text_width(title, title_size, True) + 2 * pad)
+    width = max(width, text_width(sub, sub_size) + 2 * pad)
+    title_h = title_size * 1.25 + sub_size * 1.5 + pad
     legend_h = legend_rows * row_h
     footer_h = max(legend_h, 3.0 + sizes.legend) + 2 * pad
     height = title_h + mh + footer_h
-    d = Drawing(width, height, _title(site, level))
+    d = Drawing(width, height, title)
     mx = (width - mw) / 2
     d.map_box = (mx, title_h, mw, mh)
     d.add(
@@ -721,16 +735,12 @@ def _framed(
             ((0, 0), (width, 0), (width, height), (0, height)), closed=True, fill=WHITE, stroke=None
         )
     )
-    d.add(Text((pad, pad + sizes.title * 0.9), _title(site, level), sizes.title, True, "start"))
-    who = (
-        f"{site.theme_name}, party level {site.level_of(level)}" if not players else site.theme_name
-    )
-    sub = f"{who}. One square is 10 feet." + ("" if players else f" Seed {site.seed}.")
+    d.add(Text((pad, pad + title_size * 0.9), title, title_size, True, "start"))
     d.add(
         Text(
-            (pad, pad + sizes.title * 1.25 + sizes.subtitle * 1.1),
+            (pad, pad + title_size * 1.25 + sub_size * 1.1),
             sub,
-            sizes.subtitle,
+            sub_size,
             False,
             "start",
             italic=True,
