@@ -15,140 +15,34 @@ scale it prints the map at.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
 
 from generator.model.site import Room, Site
 from generator.plan.geometry import LevelGeometry, Stair, level_geometry
-
-Point = tuple[float, float]
-BLACK, WHITE, GRID, HATCH = "#000000", "#ffffff", "#9a9a9a", "#3a3a3a"
-
-WALL = 0.16  # wall line width, squares
-FONT_W = 0.58  # a DejaVu Sans character's mean width, in ems (bold a little wider)
-STAIR_WORDS = {  # what each kind of way between levels is drawn as
-    "stairs": "stairs",
-    "ramp": "stairs",
-    "trapdoor": "stairs",
-    "shaft": "shaft",
-    "well": "shaft",
-    "lift": "shaft",
-    "sinkhole": "shaft",
-    "chain": "shaft",
-    "ladder": "ladder",
-    "roots": "ladder",
-    "chute": "chute",
-    "waterfall": "chute",
-    "collapse": "chute",
-    "flooded tunnel": "chute",
-}
-LEGEND_NAMES = {
-    "door": "door",
-    "secret": "hidden door",
-    "stairs": "stairs",
-    "shaft": "shaft or pit",
-    "ladder": "ladder",
-    "chute": "chute",
-    "monsters": "monsters",
-    "treasure": "treasure",
-    "trap": "trap",
-    "feature": "feature",
-    "entrance": "entrance",
-}
-
-
-# --------------------------------------------------------------------------- primitives
-
-
-@dataclass(frozen=True)
-class Poly:
-    points: tuple[Point, ...]
-    closed: bool = False
-    fill: str | None = None
-    stroke: str | None = BLACK
-    width: float = 0.05
-    round: bool = True  # round joins and caps
-
-
-@dataclass(frozen=True)
-class Segments:
-    """Many separate straight lines of one style (hatching, grid)."""
-
-    lines: tuple[tuple[Point, Point], ...]
-    stroke: str = BLACK
-    width: float = 0.03
-
-
-@dataclass(frozen=True)
-class Circle:
-    centre: Point
-    r: float
-    fill: str | None = None
-    stroke: str | None = BLACK
-    width: float = 0.05
-
-
-@dataclass(frozen=True)
-class Text:
-    pos: Point  # baseline point; anchor says which end
-    text: str
-    size: float  # em height, squares
-    bold: bool = False
-    anchor: str = "middle"  # start, middle, end
-    fill: str = BLACK
-    halo: float = 0.0  # width of a white outline behind the letters, squares
-    italic: bool = False
-
-
-@dataclass(frozen=True)
-class Group:
-    """Primitives drawn shifted by (dx, dy): the plan inside its frame, a legend icon."""
-
-    dx: float
-    dy: float
-    items: tuple[Poly | Segments | Circle | Text, ...]
-
-
-Primitive = Poly | Segments | Circle | Text | Group
-
-
-@dataclass
-class Drawing:
-    width: float  # squares
-    height: float
-    title: str
-    items: list[Primitive] = field(default_factory=list)
-    map_box: tuple[float, float, float, float] = (0, 0, 0, 0)  # where the plan sits (x, y, w, h)
-
-    def add(self, *items: Primitive) -> None:
-        self.items.extend(items)
-
-
-@dataclass(frozen=True)
-class Sizes:
-    """Text sizes (squares) for one drawing, none below the floor it was given."""
-
-    number: float
-    label: float
-    legend: float
-    title: float
-    subtitle: float
-    floor: float  # the least any text may be
-
-    @classmethod
-    def at_least(cls, floor: float) -> Sizes:
-        return cls(
-            floor=max(0.3, floor),
-            number=max(0.62, floor * 1.15),
-            label=max(0.4, floor),
-            legend=max(0.45, floor),
-            title=max(1.0, floor * 1.6),
-            subtitle=max(0.45, floor),
-        )
-
-
-def text_width(text: str, size: float, bold: bool = False) -> float:
-    return len(text) * size * (FONT_W + (0.12 if bold else 0))
-
+from generator.render.map_primitives import (
+    BLACK,
+    FONT_W,
+    GRID,
+    HATCH,
+    WALL,
+    WHITE,
+    Drawing,
+    Group,
+    Point,
+    Poly,
+    Primitive,
+    Segments,
+    Sizes,
+    Text,
+    text_width,
+)
+from generator.render.map_symbols import (
+    LEGEND_NAMES,
+    STAIR_WORDS,
+    door_symbol,
+    legend_icon,
+    mark,
+    stair_symbol,
+)
 
 # --------------------------------------------------------------------------- the map
 
@@ -212,7 +106,7 @@ def _plan(
         out.append(Poly(tuple(line), stroke=BLACK, width=WALL))
     for door in geo.doors:
         if door.kind == "locked":
-            out += _door_symbol(door.a, door.b)
+            out += door_symbol(door.a, door.b)
             _use(used, "door")
         elif door.kind == "secret" and not players:
             # The classic mark: the wall runs on, with an S across it.
@@ -227,7 +121,7 @@ def _plan(
         taken.append((x, y, x + 1, y + 1))
     for stair in geo.stairs:
         kind = STAIR_WORDS.get(stair.kind, "stairs")
-        out += _stair_symbol(kind, stair)
+        out += stair_symbol(kind, stair)
         _use(used, kind)
     if not players:
         labels = dict(geo.labels)
@@ -247,9 +141,9 @@ def _plan(
                 labels[room.id] = (lx + shift, ly)
                 taken.remove(label_boxes[room.id])
                 taken.append(_label_box(labels[room.id], str(room.id), sizes.number))
-            for mark, (mx, my) in zip(marks, spots, strict=False):
-                out += _mark(mark, mx, my, scale)
-                _use(used, mark)
+            for name, (mx, my) in zip(marks, spots, strict=False):
+                out += mark(name, mx, my, scale)
+                _use(used, name)
                 r = 0.3 * scale
                 taken.append((mx - r, my - r, mx + r, my + r))
         for room in geo.rooms:
@@ -402,93 +296,6 @@ def _clip_segment(
 # --------------------------------------------------------------------------- symbols
 
 
-def _door_symbol(a: Point, b: Point) -> list[Primitive]:
-    """A door in its wall: a small white slab with a black edge, across the doorway."""
-    (ax, ay), (bx, by) = a, b
-    horizontal = ay == by
-    cx, cy = (ax + bx) / 2, (ay + by) / 2
-    half_l, half_t = 0.36, 0.13
-    if horizontal:
-        box = (
-            (cx - half_l, cy - half_t),
-            (cx + half_l, cy - half_t),
-            (cx + half_l, cy + half_t),
-            (cx - half_l, cy + half_t),
-        )
-    else:
-        box = (
-            (cx - half_t, cy - half_l),
-            (cx + half_t, cy - half_l),
-            (cx + half_t, cy + half_l),
-            (cx - half_t, cy + half_l),
-        )
-    return [Poly(box, closed=True, fill=WHITE, stroke=BLACK, width=0.07, round=False)]
-
-
-def _stair_symbol(kind: str, stair: Stair) -> list[Primitive]:
-    x, y = stair.cell
-    return _stair_icon(kind, x + 0.5, y + 0.5, stair.down)
-
-
-def _stair_icon(
-    kind: str, cx: float, cy: float, down: bool = True, s: float = 1.0
-) -> list[Primitive]:
-    h = 0.42 * s
-    box = ((cx - h, cy - h), (cx + h, cy - h), (cx + h, cy + h), (cx - h, cy + h))
-    out: list[Primitive] = [
-        Poly(box, closed=True, fill=WHITE, stroke=BLACK, width=0.06, round=False)
-    ]
-    if kind == "shaft":
-        out.append(Circle((cx, cy), h * 0.78, fill=None, stroke=BLACK, width=0.06))
-        k = h * 0.55
-        out.append(
-            Segments(
-                (((cx - k, cy - k), (cx + k, cy + k)), ((cx - k, cy + k), (cx + k, cy - k))),
-                BLACK,
-                0.05,
-            )
-        )
-    elif kind == "ladder":
-        out.append(
-            Segments(
-                (
-                    ((cx - h * 0.45, cy - h), (cx - h * 0.45, cy + h)),
-                    ((cx + h * 0.45, cy - h), (cx + h * 0.45, cy + h)),
-                )
-                + tuple(
-                    ((cx - h * 0.45, cy + t * h), (cx + h * 0.45, cy + t * h))
-                    for t in (-0.6, -0.2, 0.2, 0.6)
-                ),
-                BLACK,
-                0.05,
-            )
-        )
-    elif kind == "chute":
-        out.append(
-            Segments(
-                tuple(((cx - h + t * h, cy - h), (cx - h, cy - h + t * h)) for t in (0.7, 1.4))
-                + tuple(((cx + h, cy + h - t * h), (cx + h - t * h, cy + h)) for t in (0.7,)),
-                BLACK,
-                0.05,
-            )
-        )
-        out.append(Poly(((cx - h * 0.3, cy - h * 0.3), (cx + h * 0.45, cy + h * 0.45)), width=0.07))
-        out.append(
-            Poly(
-                ((cx + h * 0.45, cy), (cx + h * 0.45, cy + h * 0.45), (cx, cy + h * 0.45)),
-                width=0.07,
-            )
-        )
-    else:  # stairs: treads narrowing towards the bottom
-        lines = []
-        for i in range(5):
-            t = -h + (i + 0.5) * (2 * h / 5)
-            half = h * (1 - 0.55 * (i / 4)) if down else h * (0.45 + 0.55 * (i / 4))
-            lines.append(((cx - half, cy + t), (cx + half, cy + t)))
-        out.append(Segments(tuple(lines), BLACK, 0.06))
-    return out
-
-
 def _stair_label(
     stair: Stair,
     geo: LevelGeometry,
@@ -610,41 +417,6 @@ def _spots(
     return [(lx + 0.3, ly - 0.35 + step * (i + 0.5)) for i in range(count)], 0.5, -0.18
 
 
-def _mark(mark: str, x: float, y: float, s: float = 1.0) -> list[Primitive]:
-    r = 0.17 * s
-    if mark == "monsters":
-        return [Circle((x, y), r, fill=BLACK, stroke=None)]
-    if mark == "treasure":  # a chest
-        w, h = r * 1.3, r * 0.95
-        body = ((x - w, y - h * 0.2), (x + w, y - h * 0.2), (x + w, y + h), (x - w, y + h))
-        lid = (
-            (x - w, y - h * 0.2),
-            (x - w, y - h * 0.7),
-            (x - w * 0.6, y - h),
-            (x + w * 0.6, y - h),
-            (x + w, y - h * 0.7),
-            (x + w, y - h * 0.2),
-        )
-        return [
-            Poly(body, closed=True, fill=BLACK, stroke=BLACK, width=0.04, round=False),
-            Poly(lid, closed=True, fill=WHITE, stroke=BLACK, width=0.05, round=False),
-        ]
-    if mark == "trap":  # a warning triangle
-        t = ((x, y - r * 1.25), (x + r * 1.2, y + r * 0.9), (x - r * 1.2, y + r * 0.9))
-        return [
-            Poly(t, closed=True, fill=WHITE, stroke=BLACK, width=0.06, round=False),
-            Poly(((x, y - r * 0.45), (x, y + r * 0.25)), width=0.06),
-            Circle((x, y + r * 0.58), 0.03 * s, fill=BLACK, stroke=None),
-        ]
-    # feature: a five-pointed star
-    pts = []
-    for i in range(10):
-        ang = -math.pi / 2 + i * math.pi / 5
-        rr = r * 1.25 if i % 2 == 0 else r * 0.5
-        pts.append((round(x + rr * math.cos(ang), 3), round(y + rr * math.sin(ang), 3)))
-    return [Poly(tuple(pts), closed=True, fill=WHITE, stroke=BLACK, width=0.05, round=False)]
-
-
 def _entrance(geo: LevelGeometry, sizes: Sizes, taken: list) -> list[Primitive]:
     """An arrow from outside the plan pointing down the way in, and the word."""
     from generator.plan.boxes import STEP
@@ -761,7 +533,7 @@ def _framed(
     for i, (name, label) in enumerate(items):
         r, c = divmod(i, cols)
         x, y = pad + c * col_w, top + r * row_h
-        d.add(Group(x + 0.6, y + row_h / 2, tuple(_legend_icon(name))))
+        d.add(Group(x + 0.6, y + row_h / 2, tuple(legend_icon(name))))
         d.add(
             Text(
                 (x + 1.4, y + row_h / 2 + sizes.legend * 0.35), label, sizes.legend, False, "start"
@@ -822,24 +594,3 @@ def _legend_items(used: list[str]) -> list[tuple[str, str]]:
         "feature",
     ]
     return [(name, LEGEND_NAMES[name]) for name in order if name in used]
-
-
-def _legend_icon(name: str) -> list[Primitive]:
-    if name == "entrance":
-        return [
-            Poly(((-0.5, 0), (0.25, 0)), width=0.09),
-            Poly(((0.2, -0.25), (0.5, 0), (0.2, 0.25)), closed=True, fill=BLACK, width=0.04),
-        ]
-    if name == "door":
-        return [
-            Poly(((-0.5, 0), (-0.36, 0)), width=WALL),
-            Poly(((0.36, 0), (0.5, 0)), width=WALL),
-        ] + _door_symbol((-0.5, 0), (0.5, 0))
-    if name == "secret":
-        return [
-            Poly(((-0.5, 0), (0.5, 0)), width=WALL),
-            Text((0, 0.22), "S", 0.55, True, halo=0.12),
-        ]
-    if name in ("stairs", "shaft", "ladder", "chute"):
-        return _stair_icon(name, 0, 0, True, 0.85)
-    return _mark(name, 0, 0, 1.3)

@@ -12,7 +12,7 @@ import math
 from functools import lru_cache
 from pathlib import Path
 
-from generator.render.map_draw import Circle, Drawing, Group, Poly, Primitive, Segments, Text
+from generator.render.map_primitives import Circle, Drawing, Group, Poly, Primitive, Segments, Text
 
 FONT_DIRS = (
     Path("/usr/share/fonts/truetype/dejavu"),

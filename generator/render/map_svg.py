@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from xml.sax.saxutils import escape
 
-from generator.render.map_draw import Circle, Drawing, Group, Poly, Primitive, Segments, Text
+from generator.render.map_primitives import Circle, Drawing, Group, Poly, Primitive, Segments, Text
 
 UNIT = 20  # SVG user units a square: whole numbers for most coordinates
 FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
