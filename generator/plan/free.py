@@ -26,8 +26,8 @@ def _gap(a: Box, b: Box) -> int:
     return max(gx, gy)
 
 
-def _clear(box: Box, placed: list[Box], neighbours: set[int]) -> bool:
-    return all(_gap(box, q) >= (1 if q.id in neighbours else SEP) for q in placed)
+def _clear(box: Box, placed: list[Box], neighbours: set[int], rock: int = SEP) -> bool:
+    return all(_gap(box, q) >= (1 if q.id in neighbours else rock) for q in placed)
 
 
 def _pin_range(box: Box, above: Box) -> tuple[range, range]:
@@ -81,7 +81,8 @@ def place(
         trial: list[Box] = []
         for (i, _), (_, x, y, box) in zip(choices, combo, strict=True):
             box.x, box.y = x, y
-            if not _clear(box, trial, neighbours(i)):
+            # Rooms under two neighbouring rooms above may stand a single square apart.
+            if not _clear(box, trial, neighbours(i), rock=1):
                 break
             trial.append(box)
         else:
