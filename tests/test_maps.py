@@ -351,3 +351,27 @@ def test_region_booklet_links_each_site_hex_to_its_map(builtin_tables):
     for h in sites:
         assert f'href="#h{h.label}-map"' in html
         assert f'id="h{h.label}-map"' in html
+
+
+def test_png_without_dejavu_still_draws(site, monkeypatch):
+    """Where the system has no DejaVu fonts, Pillow's own font stands in."""
+    from generator.render import map_png
+
+    monkeypatch.setattr(map_png, "FONT_DIRS", ())
+    map_png._font.cache_clear()
+    try:
+        with site_map.using(site_map.MapOptions(ppg=20)):
+            page = render(site, "png")[0]
+        assert Image.open(io.BytesIO(page)).width > 100
+    finally:
+        map_png._font.cache_clear()
+
+
+def test_a_picture_too_large_is_refused_in_one_line(run_cli, tmp_path):
+    out = tmp_path / "huge.png"
+    res = run_cli(
+        "site", "--seed", "huge", "--rooms", "36", "-f", "png", "--dpi", "400", "-o", str(out)
+    )
+    assert res.code == 1 and "--dpi 400" in res.err and "pixels" in res.err
+    assert len(res.err.strip().splitlines()) == 1
+    assert not list(tmp_path.iterdir())

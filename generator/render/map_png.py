@@ -29,7 +29,7 @@ FACES = {
     (True, True): "DejaVuSans-BoldOblique.ttf",
 }
 MIN_PPG, MAX_PPG = 20, 400  # pixels a square that --dpi accepts
-MAX_PIXELS = 120_000_000  # a level's picture: beyond this a PNG is no use to anyone
+MAX_PIXELS = 64_000_000  # a level's picture (8,000 x 8,000): beyond this no tabletop loads it
 GREYS = [v for v in range(256) for _ in range(3)]
 
 
