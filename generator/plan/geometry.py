@@ -472,6 +472,7 @@ def _stairs(
 
 LABEL_DIGIT = 0.45  # a room number's width a digit, and its height, in squares (at 0.62)
 LABEL_HEIGHT = 0.7
+LABEL_CLEAR = 0.14
 
 
 def _labels(geo: LevelGeometry) -> None:
@@ -484,8 +485,9 @@ def _labels(geo: LevelGeometry) -> None:
         ccells = floor or {c for c in room.cells if c not in busy} or set(room.cells)
         mx = sum(c[0] + 0.5 for c in ccells) / len(ccells)
         my = sum(c[1] + 0.5 for c in ccells) / len(ccells)
-        half_w = (LABEL_DIGIT * len(str(room.id)) + 0.1) / 2
-        half_h = LABEL_HEIGHT / 2
+        # A little clear of the walls too, where door symbols stand a little into the room.
+        half_w = (LABEL_DIGIT * len(str(room.id)) + 0.1) / 2 + LABEL_CLEAR
+        half_h = LABEL_HEIGHT / 2 + LABEL_CLEAR
         best = None
         for i in range(2 * w + 1):
             for j in range(2 * h + 1):
