@@ -158,22 +158,26 @@ def _loop_path(
 ) -> list[Cell] | None:
     if start == end:
         return None
-    across = (1 if end[0] > start[0] else -1, 0) if sx == 0 else (0, 1 if end[1] > start[1] else -1)
+    ax, ay = (1 if end[0] > start[0] else -1, 0) if sx == 0 else (0, 1 if end[1] > start[1] else -1)
     reach_a = start[0] * sx + start[1] * sy
     reach_b = end[0] * sx + end[1] * sy
     base = max(reach_a, reach_b)
+    # The far leg's length along the wall (squares from one leg to the other).
+    span = abs((end[0] - start[0]) * ax + (end[1] - start[1]) * ay)
     for depth in range(1, 14):
         far = base + depth
-        out1 = _walk(start, (sx, sy), lambda x, y, far=far: x * sx + y * sy == far)
-        if not out1:
+        n1, n2 = far - reach_a, far - reach_b  # squares out from each end to the far leg
+        if n1 + n2 + span + 1 < length:
+            continue
+        out1 = [(start[0] + sx * k, start[1] + sy * k) for k in range(n1 + 1)]
+        cx, cy = out1[-1]
+        along = [(cx + ax * k, cy + ay * k) for k in range(1, span + 1)]
+        tx, ty = along[-1] if along else (cx, cy)
+        back = [(tx - sx * k, ty - sy * k) for k in range(1, n2 + 1)]
+        path = out1 + along + back
+        if path[-1] != end:
             return None
-        target = (end[0] + sx * (far - reach_b), end[1] + sy * (far - reach_b))
-        along = _walk(out1[-1], across, lambda x, y, target=target: (x, y) == target)
-        back = _walk(target, (-sx, -sy), lambda x, y: (x, y) == end)
-        if not along or not back:
-            return None
-        path = out1 + along[1:] + back[1:]
-        if len(path) >= length and (occ is None or occ.clear(path, a.id, b.id)):
+        if occ is None or occ.clear(path, a.id, b.id):
             return path
     return None
 
@@ -204,8 +208,13 @@ def search_out(a: Box, occ: Occupancy, extent: tuple[int, int, int, int]) -> lis
     def beyond(cell: Cell) -> bool:
         return not (x0 <= cell[0] <= x1 and y0 <= cell[1] <= y1)
 
+    def to_edge(cell: Cell) -> int:
+        # Squares still to go before leaving the extent: never more than it costs (A*).
+        x, y = cell
+        return STEP_COST * max(0, 1 + min(x - x0, x1 - x, y - y0, y1 - y))
+
     area = (x0 - 2, y0 - 2, x1 + 2, y1 + 2)
-    return _cheapest(a, beyond, occ, {a.id}, False, area)
+    return _cheapest(a, beyond, occ, {a.id}, False, area, to_edge)
 
 
 def _cheapest(
@@ -215,9 +224,11 @@ def _cheapest(
     ends: set[int],
     allow_cross: bool,
     area: tuple[int, int, int, int],
+    guess: object = None,
 ) -> list[Cell] | None:
     """Dijkstra over (square, heading) from a's doorways to the first square `is_goal`
-    accepts, within `area` (inclusive)."""
+    accepts, within `area` (inclusive); A* when `guess(cell)` underestimates what is left."""
+    h = guess or (lambda cell: 0)
     lo_x, lo_y, hi_x, hi_y = area
     room, near, corridor, beside = occ.room, occ.near, occ.corridor, occ.beside
 
@@ -236,7 +247,7 @@ def _cheapest(
             c += SQUEEZE_COST
         return c
 
-    heap: list[tuple[int, int, Cell, str]] = []
+    heap: list[tuple[int, int, int, Cell, str]] = []  # (estimate, order, cost so far, ...)
     best: dict[tuple[Cell, str], int] = {}
     parent: dict[tuple[Cell, str], tuple[Cell, str] | None] = {}
     order = 0
@@ -250,13 +261,13 @@ def _cheapest(
             if c < best.get(key, 1 << 30):
                 best[key] = c
                 parent[key] = None
-                heapq.heappush(heap, (c, order, cell, side))
+                heapq.heappush(heap, (c + h(cell), order, c, cell, side))  # type: ignore[operator]
                 order += 1
     while heap:
-        d, _, cell, heading = heapq.heappop(heap)
+        _, _, d, cell, heading = heapq.heappop(heap)
         key = (cell, heading)
-        if d > best.get(key, 1 << 30):
-            continue
+        if d > best[key]:
+            continue  # a stale entry: this state was reached more cheaply since
         if is_goal(cell):  # type: ignore[operator]
             path = []
             k: tuple[Cell, str] | None = key
@@ -278,7 +289,7 @@ def _cheapest(
             if nd < best.get(nkey, 1 << 30):
                 best[nkey] = nd
                 parent[nkey] = key
-                heapq.heappush(heap, (nd, order, nxt, side))
+                heapq.heappush(heap, (nd + h(nxt), order, nd, nxt, side))  # type: ignore[operator]
                 order += 1
     return None
 
