@@ -26,11 +26,6 @@ from generator.render import booklet
 
 FLOOR_PT = 6.0
 PAPERS = ("a4", "letter", "a5")
-# Switch on (True) when the maps helper's floor plans replace the site map (issue 10): the
-# current site map prints its ENTRANCE label at 5.7 pt on A5. Until then its check is an
-# expected failure, and a strict one: once it passes, the suite says so and this flips (and
-# the README's Booklets section drops its one exception).
-SITE_MAP_CHECKED = False
 
 
 @dataclass(frozen=True)
@@ -112,14 +107,7 @@ def test_no_booklet_text_under_6_pt(kind, paper):
         assert any(r.in_a_map and r.page in maps for r in found), "the hex map's text is read"
 
 
-SITE_MAP_PENDING = pytest.mark.xfail(
-    not SITE_MAP_CHECKED,
-    reason="the site map is being replaced (issue 10); its labels print under 6 pt on A5",
-    strict=True,
-)
-
-
-@pytest.mark.parametrize("paper", ["a4", "letter", pytest.param("a5", marks=SITE_MAP_PENDING)])
+@pytest.mark.parametrize("paper", PAPERS)
 def test_no_site_map_text_under_6_pt(paper):
     small: list[Run] = []
     for kind in ("site", "region"):

@@ -296,8 +296,12 @@ def test_empty_roster_is_a_table_error(run_cli, tmp_path):
 def test_golden(builtin_tables, seed, level, rooms, fmt, request):
     site = generate_site(builtin_tables, Rng(seed), level=level, rooms=rooms)
     data = render(site, fmt)
-    path = GOLDEN / f"site-{seed}-{level}-{rooms}.{fmt}"
-    if request.config.getoption("--regen-golden"):
-        path.write_text(data)
-    assert path.exists(), f"missing golden file {path}; run pytest --regen-golden"
-    assert data == path.read_text(), f"{path} differs; if the change is meant, --regen-golden"
+    # A map is a file per level: NAME.svg, NAME-level2.svg...
+    pages = list(data) if fmt == "svg" else [data]
+    for depth, page in enumerate(pages, start=1):
+        suffix = f"-level{depth}" if depth > 1 else ""
+        path = GOLDEN / f"site-{seed}-{level}-{rooms}{suffix}.{fmt}"
+        if request.config.getoption("--regen-golden"):
+            path.write_text(page)
+        assert path.exists(), f"missing golden file {path}; run pytest --regen-golden"
+        assert page == path.read_text(), f"{path} differs; if the change is meant, --regen-golden"

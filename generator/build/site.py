@@ -20,7 +20,6 @@ Placement, so the loop plays well (our rule; the text leaves it open):
 
 from __future__ import annotations
 
-import math
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -44,6 +43,7 @@ from generator.model.site import (
     Site,
     Trap,
 )
+from generator.plan import plan_site
 
 LOOP = 6
 LAIR_POS = 3
@@ -424,7 +424,7 @@ def generate_site(
     encounters = _encounters(tables, rng.child("encounters"), th, XP_PER_LEVEL * level)
     for e in encounters:
         used.setdefault(e.name, bestiary(tables).find(e.name))  # type: ignore[arg-type]
-    return Site(
+    site = Site(
         seed=rng.address,
         level=level,
         name=name,
@@ -439,6 +439,9 @@ def generate_site(
         bestiary={k: used[k] for k in sorted(used)},
         version=__version__,
     )
+    # The floor plan has a stream of its own, so it never moves when a room's contents change.
+    plan_site(site, rng.child("plan"))
+    return site
 
 
 def _roll_theme(tables: TableSet, rng: Rng) -> Theme:
@@ -497,6 +500,7 @@ def _stock_level(
             light=deck.deal("site/room-lights", rrng).text,
             entrance=depth == 1 and pos == 0,
             seed=room_address,
+            shape=kind.get("shape", "rect"),
         )
         if what == "feature":
             room.feature = _feature(next(feature_iter))
@@ -525,28 +529,7 @@ def _stock_level(
                 hiding = deck.deal("site/hiding-places", rrng)
                 room.hoard_place = f"{hiding.text} To find it: {hiding.get('find', '')}".strip()
         rooms.append(room)
-    _place(rng.child("map"), rooms)
     return rooms
-
-
-@lru_cache(maxsize=1024)
-def _squares(size: str) -> tuple[int, int]:
-    """'30 by 40 feet' -> (3, 4) ten-foot squares, so the map matches the room key."""
-    numbers = [int(n) for n in re.findall(r"\d+", size)][:2]
-    if len(numbers) < 2:
-        numbers = (numbers or [30]) * 2
-    return tuple(max(3, min(8, round(n / 10))) for n in numbers)  # type: ignore[return-value]
-
-
-def _place(rng: Rng, rooms: list[Room]) -> None:
-    """Lay the loop out on a ring whose shape and turn vary with the seed."""
-    start = rng.random() * 2 * math.pi
-    rx, ry = 11 + rng.randint(0, 4), 8 + rng.randint(0, 3)
-    for i, room in enumerate(rooms):
-        angle = start + i * 2 * math.pi / LOOP + (rng.random() - 0.5) * 0.5
-        room.w, room.h = _squares(room.size)
-        room.x = round(rx * math.cos(angle)) + rng.randint(-1, 1)
-        room.y = round(ry * math.sin(angle)) + rng.randint(-1, 1)
 
 
 def _connection(deck: Deck, rng: Rng, a: int, b: int) -> Connection:

@@ -21,9 +21,23 @@ from generator.cli.common import (
     resolve_system,
     tables,
 )
+from generator.errors import DelveError
 from generator.render import documents
 
-SITE_FORMATS = ("text", "md", "json", "svg", "graphml", "html", "pdf")
+SITE_FORMATS = ("text", "md", "json", "svg", "png", "uvtt", "graphml", "html", "pdf")
+MAP_FORMATS = ("svg", "png", "uvtt")
+
+PlayersOption = Annotated[
+    bool,
+    typer.Option(
+        "--players",
+        help="The players' map (svg, png, uvtt): no room numbers, hidden doors or marks.",
+    ),
+]
+DpiOption = Annotated[
+    int | None,
+    typer.Option("--dpi", help="Pixels a 10-foot square for png and uvtt (default 100)."),
+]
 
 
 def site(
@@ -39,24 +53,34 @@ def site(
         typer.Option(help="Seed (any text), or the address of a site or a room: it rebuilds it."),
     ] = None,
     fmt: Annotated[
-        str, typer.Option("--format", "-f", help="text, md, json, svg, graphml, html or pdf.")
+        str,
+        typer.Option(
+            "--format", "-f", help="text, md, json, svg, png, uvtt, graphml, html or pdf."
+        ),
     ] = "text",
     out: OutputOption = None,
     paper: PaperOption = "a4",
     templates: TemplatesOption = None,
     system: SystemOption = None,
     danger: DangerOption = None,
+    players: PlayersOption = False,
+    dpi: DpiOption = None,
 ) -> None:
     """Generate a looping site: rooms, monsters, treasure, traps and a map.
 
     The address printed for a site (on its cover and in its JSON) carries its options:
     `delve site --seed harrowdeep@level=2+rooms=12` is the site below again. A region's site
     (saltmarch/hex/0403/site) or a room (harrowdeep/level/1/room/4) comes back the same way.
+    Maps (svg, png, uvtt) are one file per level: -o names the first, the others end in
+    -level2, -level3...
 
     Example: delve site --level 2 --rooms 12 --seed harrowdeep --format pdf
+
+    Example: delve site --seed harrowdeep --format uvtt --players --dpi 140
     """
     from generator.build import address
 
+    _check_map_options(fmt, players, dpi)
     with booklet_session(paper, templates, out, fmt):
         ts = tables()
         if system is not None:
@@ -68,13 +92,13 @@ def site(
             _write_part(part, fmt, system)
         else:
             add_danger(part.thing, fmt, danger, system)
-            _write(part.thing, fmt, out, system)
+            _write(part.thing, fmt, out, system, players=players, dpi=dpi)
 
 
 def render(
     document: Annotated[Path, typer.Argument(help="A saved JSON document (delve site -f json).")],
     fmt: Annotated[
-        str, typer.Option("--format", "-f", help="text, md, json, svg, html, pdf...")
+        str, typer.Option("--format", "-f", help="text, md, json, svg, png, uvtt, html, pdf...")
     ] = "text",
     out: OutputOption = None,
     paper: PaperOption = "a4",
@@ -82,27 +106,58 @@ def render(
     system: SystemOption = None,
     mono: MonoOption = False,
     danger: DangerOption = None,
+    players: PlayersOption = False,
+    dpi: DpiOption = None,
 ) -> None:
     """Render a saved (and perhaps edited) site or region document.
 
-    Without --system it prints in the system the document names.
+    Without --system it prints in the system the document names. A site keeps the plan its
+    document holds; connections without a path are routed among its rooms.
 
     Example: delve render output/site-harrowdeep.json --format pdf --paper a5
+
+    Example: delve render output/site-harrowdeep.json --format png --players
     """
+    _check_map_options(fmt, players, dpi)
     model = documents.load(document)
     label = "region booklet" if model.kind == "region" else None
     with booklet_session(paper, templates, out, fmt, progress_label=label, generates=False):
         add_danger(model, fmt, danger, system or model.system)
-        _write(model, fmt, out, system, mono)
+        _write(model, fmt, out, system, mono, players, dpi)
+
+
+def _check_map_options(fmt: str, players: bool, dpi: int | None) -> None:
+    """--players and --dpi belong to the map formats; refuse them early and in one line."""
+    if players and fmt not in MAP_FORMATS:
+        raise DelveError(
+            f"--players: only for --format svg, png or uvtt (the players' map), not {fmt}"
+        )
+    if dpi is not None:
+        if fmt not in ("png", "uvtt"):
+            raise DelveError(f"--dpi: only for --format png or uvtt, not {fmt}")
+        from generator.render.map_png import check_ppg
+
+        check_ppg(dpi)
 
 
 def _write(
-    model: object, fmt: str, out: Path | None, system: str | None = None, mono: bool = False
+    model: object,
+    fmt: str,
+    out: Path | None,
+    system: str | None = None,
+    mono: bool = False,
+    players: bool = False,
+    dpi: int | None = None,
 ) -> None:
     """Render in the chosen rules system (recorded in the document) and write or print;
-    `mono` draws the region map black on white."""
+    `mono` draws the region map black on white, `players` and `dpi` shape a site's maps."""
     from generator.render.context import in_mono
 
+    if fmt in MAP_FORMATS and model.kind == "site":  # type: ignore[attr-defined]
+        _write_maps(model, fmt, out, players, dpi)
+        return
+    if players:
+        raise DelveError(f"--players: a {model.kind} has no players' map")  # type: ignore[attr-defined]
     if fmt in ("json", "graphml", "svg") and system is None:
         # These print no rules: the document keeps the system it names, unresolved.
         with in_mono(mono):
@@ -114,7 +169,7 @@ def _write(
         model.system = chosen.key  # type: ignore[attr-defined]
         with using_system(chosen), in_mono(mono):
             data = documents.render(model, fmt)
-    ext = "md" if fmt == "md" else "txt" if fmt == "text" else fmt
+    ext = documents.EXTENSIONS.get(fmt, fmt)
     to_file = fmt in documents.FILE_FORMATS
     emit(data, out, model.kind, model.seed, ext if to_file else "")  # type: ignore[attr-defined]
 
@@ -126,7 +181,6 @@ def _write_part(part: object, fmt: str, system: str | None) -> None:
     """One part of a site or region (a room, a hex, a haven, a lair) as text, md or json."""
     import json
 
-    from generator.errors import DelveError
     from generator.render.context import using_system
 
     p = part  # type: Any
@@ -143,3 +197,23 @@ def _write_part(part: object, fmt: str, system: str | None) -> None:
     chosen = resolve_system(system or getattr(p.root, "system", None))
     with using_system(chosen):
         emit(part_text(p, fmt, chosen), None)
+
+
+def _write_maps(model: object, fmt: str, out: Path | None, players: bool, dpi: int | None) -> None:
+    """A map file per level: -o (or output/site-SEED[-players].EXT) for the first, the rest
+    named NAME-level2.EXT and so on. Every file is drawn before any is written."""
+    from generator.output import default_path
+    from generator.render import site_map
+    from generator.render.booklet import check_target
+
+    options = site_map.MapOptions(players, dpi or site_map.DEFAULT_PPG)
+    ext = documents.EXTENSIONS.get(fmt, fmt)
+    kind, seed = model.kind, model.seed  # type: ignore[attr-defined]
+    check_target(out)
+    with site_map.using(options):
+        files = documents.render(model, fmt)
+    first = (
+        out if out is not None else default_path(kind, seed + ("-players" if players else ""), ext)
+    )
+    for level, data in enumerate(files, start=1):
+        emit(data, site_map.level_name(first, level), kind, seed, ext)

@@ -54,3 +54,32 @@ def strings(obj: Any, key: str, path: str) -> list[str]:
             raise DocumentError(f"{p}: must be text, not {v!r}")
         out.append(v)
     return out
+
+
+MAX_COORD = 100_000  # squares: far beyond any plan, small enough to draw nothing absurd
+MAX_SQUARES = 10_000  # squares in one list (a corridor, a cave's floor)
+
+
+def square(obj: Any, key: str, path: str) -> tuple[int, int]:
+    """An [x, y] pair of integers (a square of a plan)."""
+    return _pair(field(obj, key, list, path), f"{path}.{key}")
+
+
+def squares(obj: Any, key: str, path: str) -> list[tuple[int, int]]:
+    """A list of [x, y] squares."""
+    values = field(obj, key, list, path)
+    if len(values) > MAX_SQUARES:
+        raise DocumentError(f"{path}.{key}: more than {MAX_SQUARES:,} squares")
+    return [_pair(v, f"{path}.{key}[{i}]") for i, v in enumerate(values)]
+
+
+def _pair(value: Any, path: str) -> tuple[int, int]:
+    if (
+        not isinstance(value, list)
+        or len(value) != 2
+        or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+    ):
+        raise DocumentError(f"{path}: must be a square [x, y] of two integers, not {value!r}")
+    if not all(-MAX_COORD <= v <= MAX_COORD for v in value):
+        raise DocumentError(f"{path}: {value!r} is too far out (at most {MAX_COORD:,} squares)")
+    return (value[0], value[1])

@@ -2,6 +2,16 @@
 
 The document (to_dict) is the model, losslessly; `graph()` gives the networkx view the tests
 and the map use. Monster stat blocks are kept once per kind in `bestiary`; rooms name them.
+
+The plan (generator/plan/) is stored here too. Every level is drawn on one grid of 10-foot
+squares, x to the east and y to the south, all levels sharing one origin so they stack: the
+square (x, y) of level 2 lies under the square (x, y) of level 1. A room's `map` is its box on
+that grid: x, y the top-left square, w x h squares (the key's size, either way round), its
+`shape` (rect, round, octagon, cross, cave; see plan/shapes.py), a cave's floor `cells`
+(relative to the box) and, for the entrance, the `entry` squares of the way in from outside. A
+connection's `path` is its corridor, square by square from the `from` room to the `to` room;
+`door` is the doorway its obstacle stands in (the square just inside a room and the wall
+side); a way between levels has `at` (where it leaves) and `to_at` (where it arrives) instead.
 """
 
 from __future__ import annotations
@@ -135,11 +145,16 @@ class Room:
     feature: Feature | None = None
     entrance: bool = False
     seed: str = ""
-    # Where the map draws it: centre and size in 10-foot squares, on its level's panel.
+    # The plan: its box on the level's grid (top-left square, size in 10-foot squares), its
+    # shape ("" until planned), a cave's floor squares (relative to the box) and the entrance's
+    # way in from outside (absolute squares, from the wall outwards).
     x: int = 0
     y: int = 0
     w: int = 3
     h: int = 3
+    shape: str = ""
+    cells: list[tuple[int, int]] | None = None
+    entry: list[tuple[int, int]] = field(default_factory=list)
 
     @property
     def monster_xp(self) -> int:
@@ -164,8 +179,18 @@ class Room:
             "trap": self.trap.to_dict() if self.trap else None,
             "feature": self.feature.to_dict() if self.feature else None,
             "seed": self.seed,
-            "map": {"x": self.x, "y": self.y, "w": self.w, "h": self.h},
+            "map": self.map_dict(),
         }
+
+    def map_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"x": self.x, "y": self.y, "w": self.w, "h": self.h}
+        if self.shape:
+            out["shape"] = self.shape
+        if self.cells is not None:
+            out["cells"] = [list(c) for c in self.cells]
+        if self.entry:
+            out["entry"] = [list(c) for c in self.entry]
+        return out
 
     @classmethod
     def from_dict(cls, data: Any, path: str) -> Room:
@@ -197,6 +222,9 @@ class Room:
             y=f(box, "y", int, at, 0),
             w=f(box, "w", int, at, 3),
             h=f(box, "h", int, at, 3),
+            shape=f(box, "shape", str, at, ""),
+            cells=doc.squares(box, "cells", at) if "cells" in box else None,
+            entry=doc.squares(box, "entry", at) if "entry" in box else [],
         )
 
 
@@ -209,9 +237,17 @@ class Connection:
     passage: str  # what it takes to pass
     kind: str = "passage"  # passage, or the way between levels: stairs, shaft, chute...
     levels: bool = False  # joins two levels of the site
+    # The plan: the corridor's squares from the `from` room to the `to` room (None until
+    # planned; empty for a door in a shared wall or a way between levels), the doorway the
+    # obstacle stands in (a square just inside a room and its wall side), and for a way between
+    # levels the square where it leaves and the one where it arrives.
+    path: list[tuple[int, int]] | None = None
+    door: tuple[int, int, str] | None = None
+    at: tuple[int, int] | None = None
+    to_at: tuple[int, int] | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "from": self.from_room,
             "to": self.to_room,
             "obstacle": self.obstacle,
@@ -220,6 +256,15 @@ class Connection:
             "description": self.description,
             "passage": self.passage,
         }
+        if self.path is not None:
+            out["path"] = [list(c) for c in self.path]
+        if self.door is not None:
+            out["door"] = {"x": self.door[0], "y": self.door[1], "side": self.door[2]}
+        if self.at is not None:
+            out["at"] = list(self.at)
+        if self.to_at is not None:
+            out["to_at"] = list(self.to_at)
+        return out
 
     @classmethod
     def from_dict(cls, data: Any, path: str) -> Connection:
@@ -232,7 +277,18 @@ class Connection:
             passage=f(data, "passage", str, path, ""),
             kind=f(data, "kind", str, path, "passage"),
             levels=f(data, "levels", bool, path, False),
+            path=doc.squares(data, "path", path) if "path" in data else None,
+            door=_door(data, path) if data.get("door") is not None else None,
+            at=doc.square(data, "at", path) if data.get("at") is not None else None,
+            to_at=doc.square(data, "to_at", path) if data.get("to_at") is not None else None,
         )
+
+
+def _door(data: dict[str, Any], path: str) -> tuple[int, int, str]:
+    at = f"{path}.door"
+    box = doc.field(data, "door", dict, path)
+    side = doc.one_of(box, "side", ("n", "e", "s", "w"), at)
+    return (doc.field(box, "x", int, at), doc.field(box, "y", int, at), side)
 
 
 @dataclass

@@ -426,10 +426,11 @@ def _template_frame(err: BaseException, options: Options) -> str:
 # --------------------------------------------------------------------------- contexts
 
 
-def site_context(site: Any) -> dict[str, Any]:
-    """What the site templates see: the model, plus its rooms grouped for the key."""
+def site_context(site: Any, paper: Paper | None = None, chapter: bool = False) -> dict[str, Any]:
+    """What the site templates see: the model, plus its rooms grouped for the key and a map
+    of each level sized for the page."""
     from generator.render.site_key import loop_order
-    from generator.render.site_svg import site_svg
+    from generator.render.site_map import booklet_maps
 
     rooms = loop_order(site)
     levels = [
@@ -445,7 +446,7 @@ def site_context(site: Any) -> dict[str, Any]:
         "hoard_rooms": hoards,
         "magic_items": [(r, i) for r in hoards for i in r.hoard.items if i.magic],
         "monsters": monsters,
-        "map_svg": _svg_markup(site_svg(site), f"map-{_anchor(site.seed)}-"),
+        "site_maps": booklet_maps(site, paper or current().paper, chapter),
         "system": site.system,
         "prefix": "",
         "chapter": False,
@@ -496,7 +497,7 @@ def region_context(region: Any, paper: Paper | None = None) -> dict[str, Any]:
             continue
         for name, m in h.site.bestiary.items():
             monsters.setdefault(name, m)
-        ctx = site_context(h.site)
+        ctx = site_context(h.site, paper, chapter=True)
         ctx.update(hex=h, prefix=f"h{h.label}-")
         sites.append(ctx)
     bases: dict[str, list[Any]] = {}
@@ -570,7 +571,10 @@ def booklet_html(model: Any, options: Options | None = None, fmt: str = "html") 
         raise DelveError(f"no booklet for a {kind!r} document")
     report = options.progress or (lambda stage, done: None)
     report("html", 0.0)
-    context = site_context(model) if kind == "site" else region_context(model, options.paper)
+    if kind == "site":
+        context = site_context(model, options.paper)
+    else:
+        context = region_context(model, options.paper)
     context["paper"] = options.paper
     context["system_name"] = _system_namer(model)
     context.update(_rules_context(model, context))

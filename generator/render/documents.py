@@ -16,7 +16,8 @@ from generator.errors import DelveError, DocumentError
 Renderer = Callable[[Any], "str | bytes"]
 
 # format -> (renderer, writes a file by default rather than stdout)
-FILE_FORMATS = {"svg", "graphml", "html", "pdf"}
+FILE_FORMATS = {"svg", "png", "uvtt", "graphml", "html", "pdf"}
+EXTENSIONS = {"md": "md", "text": "txt", "uvtt": "dd2vtt"}  # the rest: the format's name
 
 
 def to_json(model: Any) -> str:
@@ -40,7 +41,9 @@ _FORMATS: dict[str, dict[str, str]] = {
         "text": "generator.render.site_key:site_text",
         "md": "generator.render.site_key:site_markdown",
         "json": "generator.render.documents:to_json",
-        "svg": "generator.render.site_svg:site_svg",
+        "svg": "generator.render.site_map:site_svg",
+        "png": "generator.render.site_map:site_png",
+        "uvtt": "generator.render.site_map:site_uvtt",
         "graphml": "generator.render.documents:graphml",
         **_BOOKLETS,
     },
@@ -79,12 +82,20 @@ def from_dict(data: Any) -> Any:
     kind = data.get("kind")
     if kind == "site":
         from generator.model.site import Site
+        from generator.plan.contract import complete_plan
 
-        return Site.from_dict(data)
+        site = Site.from_dict(data)
+        complete_plan(site)  # route what the document lacks; check what it has
+        return site
     if kind == "region":
         from generator.model.region import Region  # type: ignore[import-not-found]
+        from generator.plan.contract import complete_plan
 
-        return Region.from_dict(data)
+        region = Region.from_dict(data)
+        for i, h in enumerate(region.hexes):
+            if h.site is not None:
+                complete_plan(h.site, f"region.hexes[{i}].site")
+        return region
     raise DocumentError(f"document.kind: must be 'site' or 'region', not {kind!r}")
 
 

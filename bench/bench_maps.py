@@ -1,0 +1,93 @@
+"""Map figures (issue 10's budget): layout plus SVG of a six-room level (target 20 ms or less,
+median), of a whole 36-room site (200 ms or less), six-room sites with their plan generated per
+second in one process (1,000 or more), and `delve site --rooms 36 --format png` end to end
+beside the same command with `--format json` (within 2 x; paired runs, median of the ratios).
+Run alone with `python bench/bench_maps.py` or through bench/run.py.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+try:
+    import generator  # noqa: F401
+except ImportError:
+    sys.path.insert(0, str(HERE.parent))
+
+from generator.build.site import generate_site  # noqa: E402
+from generator.engine.rng import Rng  # noqa: E402
+from generator.engine.tables import TableSet  # noqa: E402
+from generator.plan import plan_site  # noqa: E402
+from generator.render.map_draw import level_drawing  # noqa: E402
+from generator.render.map_svg import drawing_svg  # noqa: E402
+
+
+def emit(name: str, value: float, unit: str, **extra: object) -> None:
+    print(json.dumps({"bench": name, "value": round(value, 3), "unit": unit, **extra}))
+
+
+def layout_and_svg_ms(sites: list) -> list[float]:
+    """Per site: lay every level out afresh and draw every level as SVG."""
+    out = []
+    for site in sites:
+        start = time.perf_counter()
+        plan_site(site, Rng(site.seed).child("plan"))
+        for depth in range(1, site.levels + 1):
+            drawing_svg(level_drawing(site, depth))
+        out.append((time.perf_counter() - start) * 1000)
+    return out
+
+
+def sites_per_second(tables: TableSet, count: int) -> float:
+    start = time.perf_counter()
+    for i in range(count):
+        generate_site(tables, Rng(f"bench/maps/{i}"), level=1 + i % 10)
+    return count / (time.perf_counter() - start)
+
+
+def wall(cmd: list[str], env: dict[str, str]) -> float:
+    start = time.perf_counter()
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+    return time.perf_counter() - start
+
+
+def main(quick: bool = False) -> None:
+    tables = TableSet.load(use_env=False)
+    n = 20 if quick else 100
+    six = [generate_site(tables, Rng(f"bench/six/{i}"), level=1 + i % 10) for i in range(n)]
+    big = [generate_site(tables, Rng(f"bench/big/{i}"), rooms=36) for i in range(n // 5)]
+    layout_and_svg_ms(six[:10])  # warm
+    emit("layout + SVG, six-room level", statistics.median(layout_and_svg_ms(six)), "ms", target=20)
+    emit("layout + SVG, 36-room site", statistics.median(layout_and_svg_ms(big)), "ms", target=200)
+    count = 200 if quick else 1000
+    runs = [sites_per_second(tables, count) for _ in range(5)]
+    emit("six-room sites with their plan", statistics.median(runs), "sites/s", target=1000)
+
+    delve = shutil.which("delve")
+    if delve is None:
+        return
+    env = dict(os.environ, DELVE_CACHE_DIR=tempfile.mkdtemp(prefix="delve-bench-"))
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    out = Path(tempfile.mkdtemp(prefix="delve-bench-maps-"))
+    base = [delve, "site", "--seed", "harrowdeep", "--rooms", "36", "--format", "json"]
+    png = [*base[:-1], "png", "-o", str(out / "map.png")]
+    wall(base, env)  # fill the tables cache and compile, as any first run does
+    wall(png, env)
+    pairs = [(wall(base, env), wall(png, env)) for _ in range(3 if quick else 9)]
+    emit("delve site --rooms 36 --format json", statistics.median(p[0] for p in pairs), "s")
+    emit("delve site --rooms 36 --format png", statistics.median(p[1] for p in pairs), "s")
+    ratio = statistics.median(p[1] / p[0] for p in pairs)
+    emit("36-room png / json (median of paired runs)", ratio, "x", target=2.0)
+
+
+if __name__ == "__main__":
+    main(quick="--quick" in sys.argv)

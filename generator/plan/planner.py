@@ -1,0 +1,549 @@
+"""The plan of a whole site: every level laid out, every way drawn, the levels stacked.
+
+Levels are planned top down. A level's ring of six is laid out by a template (layout.py), its
+ways routed (route.py); the ways down from it pin the rooms they reach on the next level, so a
+staircase arrives on the square under the one it leaves. Anything that is not a ring of six (a
+hand-edited document) is laid out in rows and every way found by search.
+
+The plan depends only on the rooms' sizes and shapes, the graph and the connections' kinds,
+drawn from the site's own stream (``<seed>/plan``): a change to a room's contents never moves
+it.
+"""
+
+from __future__ import annotations
+
+import math
+import statistics
+
+from generator.engine.rng import Rng
+from generator.errors import DocumentError
+from generator.model.site import Connection, Room, Site
+from generator.plan import shapes
+from generator.plan.boxes import OPPOSITE, STEP, Box, Cell, side_towards
+from generator.plan.layout import RING, Design, Link, Pin, inner_cells, layout_ring, stair_cells
+from generator.plan.route import Occupancy, designed, loop, search, search_out
+
+LONG_MIN = 8  # a very long corridor is at least this many squares...
+LONG_FACTOR = 2  # ... and at least twice the median of the level's other corridors
+ENTRY_LENGTH = 2  # squares of passage from the entrance to the outside
+GRID_GAP = 4  # rock between rooms laid out in rows (anything that is not a ring)
+MAX_EXTENT = 38  # squares a level may span (40 with the way in): an A5 page still holds it
+RETRIES = 3  # fresh rolls of a ring's layout before placing it room by room
+FREE_TRIES = 24  # room-by-room placements tried before falling back to rows
+
+
+class Routed:
+    """A corridor's squares and the doorway its obstacle stands in."""
+
+    __slots__ = ("path", "door")
+
+    def __init__(self, path: list[Cell], door: tuple[int, int, str]) -> None:
+        self.path, self.door = path, door
+
+
+class LevelPlan:
+    """A planned level: its boxes, routes by connection index, what is drawn (occupancy), the
+    pins it honoured, whether it stacks under the level above, and the way in by room."""
+
+    __slots__ = ("boxes", "routes", "occupancy", "pins", "stacked", "entry")
+
+    def __init__(
+        self,
+        boxes: dict[int, Box],
+        occupancy: Occupancy | None = None,
+        pins: list[Pin] | None = None,
+    ) -> None:
+        self.boxes = boxes
+        self.routes: dict[int, Routed] = {}
+        self.occupancy = occupancy
+        self.pins = pins or []
+        self.stacked = True
+        self.entry: dict[int, list[Cell]] = {}
+
+
+def compact(boxes: dict[int, Box], paths: list[list[Cell]]) -> bool:
+    """Whether a level's rooms and corridors fit within MAX_EXTENT squares each way."""
+    xs = [b.x for b in boxes.values()] + [b.x + b.w for b in boxes.values()]
+    ys = [b.y for b in boxes.values()] + [b.y + b.h for b in boxes.values()]
+    for path in paths:
+        for x, y in path:
+            xs += [x, x + 1]
+            ys += [y, y + 1]
+    return max(xs) - min(xs) <= MAX_EXTENT and max(ys) - min(ys) <= MAX_EXTENT
+
+
+def long_ok(lengths: list[int], long_lengths: list[int]) -> bool:
+    """FMC Basic's very long corridor, drawn so it reads as one (our measure): at least
+    LONG_MIN squares, and at least twice the median of the level's other corridors (doors in
+    shared walls are not corridors)."""
+    if not long_lengths:
+        return True
+    others = [n for n in lengths if n > 0]
+    floor = max(LONG_MIN, LONG_FACTOR * statistics.median(others)) if others else LONG_MIN
+    return min(long_lengths) >= floor
+
+
+def plan_site(site: Site, rng: Rng) -> None:
+    """Lay out every level of a site afresh and store the plan in its rooms and connections."""
+    levels = sorted({r.level for r in site.rooms})
+    placed: dict[int, Box] = {}  # every room planned so far, by id
+    taken: dict[int, set[Cell]] = {}  # level -> squares holding a way between levels
+    doorways: dict[int, set[Cell]] = {}  # level -> room squares just inside a doorway
+    rooms_by_id = {r.id: r for r in site.rooms}
+    for depth in levels:
+        lrng = rng.child(f"level/{depth}")
+        rooms = [r for r in site.rooms if r.level == depth]
+        boxes = {r.id: _box(r, lrng) for r in rooms}
+        conns = [
+            (i, c)
+            for i, c in enumerate(site.connections)
+            if not c.levels
+            and rooms_by_id[c.from_room].level == depth
+            and rooms_by_id[c.to_room].level == depth
+        ]
+        # Ways from a level already planned: each picks its square in the room it leaves
+        # (clear of doorways and other ways), and the room it reaches here must hold it.
+        links = []
+        for i, c in enumerate(site.connections):
+            if not c.levels or (c.from_room in boxes) == (c.to_room in boxes):
+                continue
+            here, there = (
+                (c.to_room, c.from_room) if c.to_room in boxes else (c.from_room, c.to_room)
+            )
+            if there in placed:
+                links.append((i, c, here, there))
+        pins = [Pin(here, placed[there]) for _, _, here, there in links]
+        taken_above = [taken.get(rooms_by_id[there].level, set()) for _, _, _, there in links]
+        plan = _plan_level(boxes, conns, pins, lrng, taken_above)
+        placed.update(plan.boxes)
+        for i, route in plan.routes.items():
+            c = site.connections[i]
+            c.path, c.door, c.at, c.to_at = route.path, route.door, None, None
+        doorways[depth] = _doorways(plan)
+        for _, c, here, there in links:
+            lower, upper = plan.boxes[here], placed[there]
+            level = rooms_by_id[there].level
+            used = taken.setdefault(depth, set()) | taken.setdefault(level, set())
+            square = _stair_square(upper, lower, used, doorways[depth] | doorways[level])
+            taken[depth].add(square)
+            taken[level].add(square)
+            c.path, c.door = [], None
+            c.at = c.to_at = square
+        if depth == levels[0]:
+            _entrance(rooms, plan)
+            doorways[depth] = _doorways(plan)
+    for r in site.rooms:
+        box = placed[r.id]
+        r.x, r.y, r.w, r.h, r.shape = box.x, box.y, box.w, box.h, box.shape
+        r.cells = sorted(box.cells) if box.shape == "cave" and box.cells else None
+    # Ways between levels whose ends were never both planned (a broken graph) stand mid-room.
+    for c in site.connections:
+        if c.levels and c.at is None:
+            a, b = placed[c.from_room], placed[c.to_room]
+            c.path, c.door = [], None
+            c.at, c.to_at = _middle(a), _middle(b)
+
+
+def _doorways(plan: LevelPlan) -> set[Cell]:
+    """The room squares just inside a level's doorways (a stair there would block them)."""
+    out: set[Cell] = set()
+    boxes = list(plan.boxes.values())
+    rooms = plan.occupancy.room if plan.occupancy is not None else {}
+    for route in plan.routes.values():
+        x, y, side = route.door
+        out.add((x, y))
+        sx, sy = STEP[side]
+        out.add((x + sx, y + sy))
+        for end in (route.path[:1] + route.path[-1:]) if route.path else []:
+            for dx, dy in STEP.values():
+                q = (end[0] + dx, end[1] + dy)
+                if q in rooms:
+                    out.add(q)
+    for box in boxes:
+        for cell in plan.entry.get(box.id, [])[:1]:
+            for dx, dy in STEP.values():
+                q = (cell[0] + dx, cell[1] + dy)
+                if box.contains(q):
+                    out.add(q)
+    return out
+
+
+def _box(room: Room, rng: Rng) -> Box:
+    w, h = shapes.squares(room.size) if room.size else (room.w, room.h)
+    shape = shapes.fitting(room.shape, w, h)
+    if w != h and rng.chance(0.5):
+        w, h = h, w
+    cells = shapes.cave_cells(w, h, rng.child(f"cave/{room.id}")) if shape == "cave" else None
+    return Box(room.id, w, h, shape, cells)
+
+
+def _ring(boxes: dict[int, Box], conns: list[tuple[int, Connection]]) -> list[int] | None:
+    """Room ids in loop order when a level's ways make one ring of six, else None."""
+    if len(boxes) != RING or len(conns) != RING:
+        return None
+    nbrs: dict[int, list[int]] = {k: [] for k in boxes}
+    for _, c in conns:
+        if c.from_room == c.to_room:
+            return None
+        nbrs[c.from_room].append(c.to_room)
+        nbrs[c.to_room].append(c.from_room)
+    if any(len(v) != 2 for v in nbrs.values()):
+        return None
+    start = min(boxes)
+    first = (
+        next(c.to_room for _, c in conns if c.from_room == start)
+        if any(c.from_room == start for _, c in conns)
+        else nbrs[start][0]
+    )
+    order, prev, cur = [start], start, first
+    while cur != start:
+        order.append(cur)
+        nxt = nbrs[cur][0] if nbrs[cur][0] != prev else nbrs[cur][1]
+        prev, cur = cur, nxt
+        if len(order) > RING:
+            return None
+    return order if len(order) == RING else None
+
+
+def _plan_level(
+    boxes: dict[int, Box],
+    conns: list[tuple[int, Connection]],
+    pins: list[Pin],
+    rng: Rng,
+    taken_above: list[set[Cell]] | None = None,
+) -> LevelPlan:
+    ring = _ring(boxes, conns)
+    if ring is not None:
+        joins = {frozenset((c.from_room, c.to_room)): (i, c) for i, c in conns}
+        ring_conns = [joins[frozenset((ring[k], ring[(k + 1) % RING]))] for k in range(RING)]
+        kinds = [c.obstacle for _, c in ring_conns]
+        result: list[LevelPlan] = []
+
+        def accept(design: Design) -> bool:
+            for k, pin in enumerate(pins):
+                used = taken_above[k] if taken_above else set()
+                if not stair_cells(pin.above, design.boxes[pin.room], used):
+                    return False
+            plan = _route_design(design, ring_conns, rng)
+            if plan is None:
+                return False
+            result.append(plan)
+            return True
+
+        ordered = [boxes[k] for k in ring]
+        # Rarely no template fits (four very long corridors and two ways down to line up):
+        # roll the templates' order and lengths again from streams of their own.
+        for attempt in range(RETRIES + 1):
+            stream = rng if attempt == 0 else rng.child(f"retry/{attempt}")
+            if layout_ring(ordered, kinds, stream, pins, accept) is not None:
+                result[0].pins = pins
+                return result[0]
+        placed = _plan_free(ordered, kinds, ring_conns, pins, rng.child("free"), taken_above)
+        if placed is not None:
+            return placed
+    plan = _plan_rows(boxes, conns, pins, rng)
+    plan.pins = pins
+    plan.stacked = all(stair_cells(p.above, boxes[p.room], set()) for p in pins)
+    return plan
+
+
+def _plan_free(
+    ordered: list[Box],
+    kinds: list[str],
+    ring_conns: list[tuple[int, Connection]],
+    pins: list[Pin],
+    rng: Rng,
+    taken_above: list[set[Cell]] | None,
+) -> LevelPlan | None:
+    """A ring no template fits, room by room (free.py)."""
+    from generator.plan import free
+
+    def floor_of(others: list[int]) -> float:
+        return max(LONG_MIN, LONG_FACTOR * statistics.median(others)) if others else LONG_MIN
+
+    boxes = {b.id: b for b in ordered}
+    for attempt in range(FREE_TRIES):
+        if not free.place(ordered, kinds, pins, rng, taken_above, wander=attempt > 0):
+            continue
+        paths = free.route_ring(ordered, kinds, floor_of)
+        if paths is None:
+            continue
+        boxes = {b.id: b for b in ordered}
+        occ = Occupancy(ordered)
+        plan = LevelPlan(boxes, occupancy=occ, pins=pins)
+        lengths, longs = [], []
+        for k, path in paths.items():
+            a, b = ordered[k].id, ordered[(k + 1) % len(ordered)].id
+            index, conn = ring_conns[k]
+            plan.routes[index] = _routed(path, a, b, boxes, conn, rng)
+            occ.add_path(path)
+            (longs if conn.obstacle == "long_corridor" else lengths).append(len(path))
+        if long_ok(lengths, longs) and compact(boxes, list(paths.values())):
+            return plan
+    return None
+
+
+def _route_design(
+    design: Design, ring_conns: list[tuple[int, Connection]], rng: Rng
+) -> LevelPlan | None:
+    boxes = design.boxes
+    occ = Occupancy(boxes.values())
+    plan = LevelPlan(boxes, occupancy=occ)
+    pending: list[Link] = []
+    loops: list[Link] = []
+    for link in design.links:
+        if link.outer:
+            loops.append(link)
+            continue
+        path = designed(link, boxes) if link.form != "free" else None
+        if path is not None and (not path or occ.clear(path, link.a, link.b)):
+            hint = (*boxes[link.a].door_cell(link.exit, link.da), link.exit)
+            conn = ring_conns[link.index][1]
+            plan.routes[link.index] = _routed(path, link.a, link.b, boxes, conn, rng, hint)
+            occ.add_path(path)
+        else:
+            pending.append(link)
+    for link in pending:
+        path = search(boxes[link.a], boxes[link.b], occ)
+        if path is None:
+            return None
+        conn = ring_conns[link.index][1]
+        plan.routes[link.index] = _routed(path, link.a, link.b, boxes, conn, rng)
+        occ.add_path(path)
+    others = [len(r.path) for r in plan.routes.values() if r.path]
+    floor = max(LONG_MIN, LONG_FACTOR * statistics.median(others)) if others else LONG_MIN
+    for link in loops:
+        path = loop(link, boxes, max(floor, link.leg2), occ)
+        if path is None:
+            return None
+        conn = ring_conns[link.index][1]
+        plan.routes[link.index] = _routed(path, link.a, link.b, boxes, conn, rng)
+        occ.add_path(path)
+    lengths, longs = [], []
+    for k, r in plan.routes.items():
+        (longs if ring_conns[k][1].obstacle == "long_corridor" else lengths).append(len(r.path))
+    if not long_ok(lengths, longs) or not compact(boxes, [r.path for r in plan.routes.values()]):
+        return None
+    # Re-key by the site's connection index.
+    plan.routes = {ring_conns[k][0]: r for k, r in plan.routes.items()}
+    return plan
+
+
+def _routed(
+    path: list[Cell],
+    a: int,
+    b: int,
+    boxes: dict[int, Box],
+    conn: Connection,
+    rng: Rng,
+    shared: tuple[int, int, str] | None = None,
+) -> Routed:
+    """A route from room a to room b, turned to run from the connection's `from` room, with
+    the doorway its obstacle stands in (a door at one end, chosen by the plan's stream; for a
+    door in a shared wall, `shared` when the layout chose it)."""
+    if conn.from_room != a:
+        a, b = b, a
+        path = path[::-1]
+    frm, to = boxes[a], boxes[b]
+    if not path and shared is not None:
+        return Routed([], shared)
+    if not path:
+        # A shared wall: the door is in `from`'s wall, facing the `to` room.
+        for side in "nesw":
+            for off in frm.doors(side):
+                if to.contains(frm.outside(side, off)):
+                    x, y = frm.door_cell(side, off)
+                    if _door_ok(to, frm.outside(side, off), OPPOSITE[side]):
+                        return Routed([], (x, y, side))
+        raise AssertionError("touching rooms without a doorway")  # the layout prevents it
+    at_to = rng.chance(0.5)
+    box, cell = (to, path[-1]) if at_to else (frm, path[0])
+    side, off = side_towards(box, cell)  # type: ignore[misc]
+    x, y = box.door_cell(side, off)
+    return Routed(path, (x, y, side))
+
+
+def _door_ok(box: Box, cell: Cell, side: str) -> bool:
+    got = side_towards(box, (cell[0] + STEP[side][0], cell[1] + STEP[side][1]))
+    return got is not None and got[1] in box.doors(got[0])
+
+
+def _plan_rows(
+    boxes: dict[int, Box], conns: list[tuple[int, Connection]], pins: list[Pin], rng: Rng
+) -> LevelPlan:
+    """Any level that is not a ring of six: rooms in rows, every way found by search."""
+    order = sorted(boxes)
+    per_row = max(1, math.ceil(math.sqrt(len(order))))
+    y = 0
+    for start in range(0, len(order), per_row):
+        row = [boxes[k] for k in order[start : start + per_row]]
+        x = 0
+        for box in row:
+            box.x, box.y = x, y
+            x += box.w + GRID_GAP
+        y += max(b.h for b in row) + GRID_GAP
+    if pins:
+        # Keep the first way down stacked: shift the level so its room holds the square.
+        pin = pins[0]
+        box = boxes[pin.room]
+        inner = inner_cells(box) or ((0, 0),)
+        above = inner_cells(pin.above) or ((0, 0),)
+        target = (pin.above.x + above[0][0], pin.above.y + above[0][1])
+        dx, dy = target[0] - box.x - inner[0][0], target[1] - box.y - inner[0][1]
+        for b in boxes.values():
+            b.x += dx
+            b.y += dy
+    occ = Occupancy(boxes.values())
+    plan = LevelPlan(boxes, occupancy=occ)
+    for i, c in conns:
+        a, b = boxes[c.from_room], boxes[c.to_room]
+        path = search(a, b, occ) or search(a, b, occ, allow_cross=True) or []
+        if not path:
+            continue  # walled in by its neighbours: left for the referee to draw
+        plan.routes[i] = _routed(path, a.id, b.id, boxes, c, rng)
+        occ.add_path(path)
+    return plan
+
+
+def _stair_square(upper: Box, lower: Box, used: set[Cell], doorways: set[Cell]) -> Cell:
+    """A square on the floor of both rooms for a way between levels, when the pinned one could
+    not be kept: clear of doorways and other ways where it can be."""
+    cells = stair_cells(upper, lower, used) or stair_cells(upper, lower, set())
+    if not cells:
+        return _middle(lower)
+    cx, cy = lower.x + lower.w / 2, lower.y + lower.h / 2
+
+    def score(cell: Cell) -> tuple[int, float, Cell]:
+        blocked = 1 if cell in doorways or _beside_any(cell, doorways) else 0
+        return (blocked, -abs(cell[0] + 0.5 - cx) - abs(cell[1] + 0.5 - cy), cell)
+
+    return min(cells, key=score)
+
+
+def _beside_any(cell: Cell, cells: set[Cell]) -> bool:
+    x, y = cell
+    return any((x + dx, y + dy) in cells for dx, dy in STEP.values())
+
+
+def _middle(box: Box) -> Cell:
+    cells = inner_cells(box) or tuple(box.floor())
+    cx, cy = box.w / 2, box.h / 2
+    x, y = min(cells, key=lambda c: (abs(c[0] + 0.5 - cx) + abs(c[1] + 0.5 - cy), c))
+    return (box.x + x, box.y + y)
+
+
+def _entrance(rooms: list[Room], plan: LevelPlan) -> None:
+    """The way in from outside: a short passage from the entrance room's wall that faces away
+    from the rest of the level, where nothing else is drawn."""
+    room = next((r for r in rooms if r.entrance), None)
+    if room is None:
+        return
+    box = plan.boxes[room.id]
+    occ = plan.occupancy or Occupancy(plan.boxes.values())
+    others = [b for b in plan.boxes.values() if b.id != box.id]
+    mx = sum(b.x + b.w / 2 for b in others) / len(others) if others else box.x
+    my = sum(b.y + b.h / 2 for b in others) / len(others) if others else box.y - 1
+    cx, cy = box.x + box.w / 2, box.y + box.h / 2
+    best: tuple[tuple[bool, bool, int, float], list[Cell]] | None = None
+    x0 = min([b.x for b in plan.boxes.values()] + [c[0] for c in occ.corridor])
+    y0 = min([b.y for b in plan.boxes.values()] + [c[1] for c in occ.corridor])
+    x1 = max([b.x + b.w - 1 for b in plan.boxes.values()] + [c[0] for c in occ.corridor])
+    y1 = max([b.y + b.h - 1 for b in plan.boxes.values()] + [c[1] for c in occ.corridor])
+
+    def fits(passage: list[Cell], tier: int) -> bool:
+        if tier == 0:
+            return occ.clear(passage, box.id, box.id)
+        # Crowded: free squares not side by side with a corridor (corner to corner will do),
+        # or at the last just free squares.
+        return all(
+            occ.free(c)
+            and (
+                tier == 2
+                or not any((c[0] + dx, c[1] + dy) in occ.corridor for dx, dy in STEP.values())
+            )
+            for c in passage
+        )
+
+    for strict in (0, 1, 2):
+        for side in "nesw":
+            sx, sy = STEP[side]
+            outward = sx * (cx - mx) + sy * (cy - my)
+            offs = box.doors(side)
+            middle = (offs[0] + offs[-1]) / 2 if offs else 0
+            for off in sorted(offs, key=lambda o: abs(o - middle)):
+                first = box.outside(side, off)
+                passage = [(first[0] + sx * k, first[1] + sy * k) for k in range(ENTRY_LENGTH)]
+                if not fits(passage, strict):
+                    continue
+                # Best of all, the way out runs clear beyond everything drawn: then the
+                # arrow comes from outside the plan, never from the core of the ring.
+                x, y = passage[-1]
+                ray, escapes = 0, False
+                while True:
+                    x, y = x + sx, y + sy
+                    if not (x0 <= x <= x1 and y0 <= y <= y1):
+                        escapes = True
+                        break
+                    if not occ.free((x, y)) or (x, y) in occ.beside or (x, y) in occ.near:
+                        break
+                    ray += 1
+                score = (escapes, outward > 0, min(ray, 8), outward)
+                if best is None or score > best[0]:
+                    best = (score, passage)
+                break
+        if best is not None:
+            break
+    if best is None or not best[0][0]:
+        # No wall faces out: a passage winds out from the room to beyond the plan.
+        winding = search_out(box, occ, (x0, y0, x1, y1))
+        if winding is not None:
+            best = ((True, True, 0, 0.0), winding)
+    if best is not None:
+        room.entry = best[1]
+        plan.entry[room.id] = best[1]
+        occ.add_path(best[1])
+
+
+def fill_routes(site: Site, rng: Rng) -> None:
+    """Route the connections of a planned document that have no path yet (hand-added ones),
+    among its rooms and corridors as they stand."""
+    rooms = {r.id: r for r in site.rooms}
+    missing = [
+        (i, c)
+        for i, c in enumerate(site.connections)
+        if (c.path is None and not c.levels) or (c.levels and (c.at is None or c.to_at is None))
+    ]
+    if not missing:
+        return
+    boxes = {r.id: _room_box(r) for r in site.rooms}
+    occupancy: dict[int, Occupancy] = {}
+    for depth in sorted({r.level for r in site.rooms}):
+        occ = occupancy[depth] = Occupancy(b for b in boxes.values() if rooms[b.id].level == depth)
+        for c in site.connections:
+            if c.path and rooms[c.from_room].level == depth:
+                occ.add_path(c.path)
+        for r in site.rooms:
+            if r.level == depth and r.entry:
+                occ.add_path(r.entry)
+    for i, c in missing:
+        a, b = boxes[c.from_room], boxes[c.to_room]
+        if c.levels:
+            c.path, c.door = [], None
+            c.at = c.at if c.at is not None else _middle(a)
+            c.to_at = c.to_at if c.to_at is not None else _middle(b)
+            continue
+        occ = occupancy[rooms[c.from_room].level]
+        path = search(a, b, occ) or search(a, b, occ, allow_cross=True)
+        if path is None:
+            raise DocumentError(
+                f"site.connections[{i}]: no way from room {a.id} to room {b.id} that keeps off "
+                "the other rooms; give it a path"
+            )
+        route = _routed(path, a.id, b.id, boxes, c, rng)
+        c.path, c.door = route.path, route.door
+        occ.add_path(path)
+
+
+def _room_box(room: Room) -> Box:
+    cells = frozenset(room.cells) if room.cells else None
+    return Box(room.id, room.w, room.h, room.shape or "rect", cells, room.x, room.y)

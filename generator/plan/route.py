@@ -1,0 +1,335 @@
+"""Corridors: the squares of a way between two rooms, checked against what is already drawn.
+
+A laid-out level says how each of its ways should run (straight between facing walls, or an L
+round the outside of the ring); `designed` builds that path and `Occupancy.clear` checks it
+keeps off every room and every other corridor, with a square of rock between. When a designed
+path does not fit (a hand-edited document, a crowded level), `search` finds one: a shortest
+path over the level's squares that pays for every turn and for squeezing past a wall or
+another corridor, so it comes out straight where it can.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Iterable
+
+from generator.plan.boxes import OPPOSITE, STEP, Box, Cell
+from generator.plan.layout import Link
+
+NEIGHBOURS8 = tuple((dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx or dy)
+STEP_COST, TURN_COST, SQUEEZE_COST, CROSS_COST = 10, 14, 40, 400
+MARGIN = 4  # squares the search may stray beyond the level's rooms
+
+
+class Occupancy:
+    """The squares of a level's rooms and corridors, and the squares right beside them."""
+
+    def __init__(self, boxes: Iterable[Box]) -> None:
+        self.room: dict[Cell, int] = {}
+        self.near: dict[Cell, set[int]] = {}
+        self.corridor: set[Cell] = set()
+        self.beside: set[Cell] = set()  # next to a corridor square (8 ways)
+        self.bounds = [0, 0, 0, 0]
+        first = True
+        for box in boxes:
+            self.add_room(box)
+            x0, y0, x1, y1 = box.x, box.y, box.x + box.w, box.y + box.h
+            if first:
+                self.bounds = [x0, y0, x1, y1]
+                first = False
+            else:
+                b = self.bounds
+                b[0], b[1], b[2], b[3] = min(b[0], x0), min(b[1], y0), max(b[2], x1), max(b[3], y1)
+
+    def add_room(self, box: Box) -> None:
+        room, near = self.room, self.near
+        for x in range(box.x, box.x + box.w):
+            for y in range(box.y, box.y + box.h):
+                room[(x, y)] = box.id
+        for x in range(box.x - 1, box.x + box.w + 1):
+            for y in (box.y - 1, box.y + box.h):
+                near.setdefault((x, y), set()).add(box.id)
+        for y in range(box.y, box.y + box.h):
+            for x in (box.x - 1, box.x + box.w):
+                near.setdefault((x, y), set()).add(box.id)
+
+    def add_path(self, path: Iterable[Cell]) -> None:
+        for x, y in path:
+            self.corridor.add((x, y))
+            for dx, dy in NEIGHBOURS8:
+                self.beside.add((x + dx, y + dy))
+
+    def clear(self, path: list[Cell], a: int, b: int) -> bool:
+        """Whether a path keeps off rooms and corridors with a square of rock between (rooms
+        a and b, where it starts and ends, excepted)."""
+        room, near, corridor, beside = self.room, self.near, self.corridor, self.beside
+        ends = {a, b}
+        for cell in path:
+            if cell in room or cell in corridor or cell in beside:
+                return False
+            others = near.get(cell)
+            if others and not others <= ends:
+                return False
+        return True
+
+    def free(self, cell: Cell) -> bool:
+        return cell not in self.room and cell not in self.corridor
+
+
+def _walk(start: Cell, step: tuple[int, int], stop: object, limit: int = 200) -> list[Cell]:
+    out = [start]
+    x, y = start
+    for _ in range(limit):
+        if stop(x, y):  # type: ignore[operator]
+            return out
+        x, y = x + step[0], y + step[1]
+        out.append((x, y))
+    return []
+
+
+def designed(link: Link, boxes: dict[int, Box]) -> list[Cell] | None:
+    """The corridor a layout meant for a link, or None when the rooms do not allow it. An
+    empty list is a door in a shared wall."""
+    a, b = boxes[link.a], boxes[link.b]
+    start = a.outside(link.exit, link.da)
+    end = b.outside(link.entry, link.db)
+    if link.form in ("h", "v"):
+        if b.contains(start):  # the rooms touch: a door in the shared wall
+            return [] if a.contains(end) else None
+        step = STEP[link.exit]
+        horizontal = step[1] == 0
+        if (start[1] != end[1]) if horizontal else (start[0] != end[0]):
+            return None
+        path = _walk(start, step, lambda x, y: (x, y) == end)
+        return path or None
+    if link.form == "L":
+        step1 = STEP[link.exit]
+        step2 = STEP[OPPOSITE[link.entry]]
+        if step1[1] == 0:
+            leg1 = _walk(start, step1, lambda x, y: x == end[0])
+        else:
+            leg1 = _walk(start, step1, lambda x, y: y == end[1])
+        if not leg1:
+            return None
+        leg2 = _walk(leg1[-1], step2, lambda x, y: (x, y) == end)
+        if not leg2:
+            return None
+        return leg1 + leg2[1:]
+    return None
+
+
+def loop(
+    link: Link, boxes: dict[int, Box], length: int, occ: Occupancy | None = None
+) -> list[Cell] | None:
+    """A very long corridor between neighbours: out of the same side of both rooms, along, and
+    back in, reaching far enough out to be at least `length` squares, and (given `occ`) clear
+    of everything drawn so far. Doors nearest each other are tried first, then further ones,
+    then a longer reach."""
+    a, b = boxes[link.a], boxes[link.b]
+    # Out of the ring's outer side first; into the core when that side is taken.
+    for side in (link.outer, OPPOSITE[link.outer]):
+        sx, sy = STEP[side]
+        along_x = sx == 0
+
+        def towards(box: Box, other: Box, side: str = side, along_x: bool = along_x) -> list[int]:
+            offs = list(box.doors(side)[1:-1] or box.doors(side))
+            mid = (other.x + other.w / 2) if along_x else (other.y + other.h / 2)
+            base = box.x if along_x else box.y
+            return sorted(offs, key=lambda o: (abs(base + o + 0.5 - mid), o))[:3]
+
+        for da in towards(a, b):
+            for db in towards(b, a):
+                start, end = a.outside(side, da), b.outside(side, db)
+                path = _loop_path(start, end, sx, sy, length, occ, a, b)
+                if path is not None:
+                    return path
+    return None
+
+
+def _loop_path(
+    start: Cell,
+    end: Cell,
+    sx: int,
+    sy: int,
+    length: int,
+    occ: Occupancy | None,
+    a: Box,
+    b: Box,
+) -> list[Cell] | None:
+    if start == end:
+        return None
+    ax, ay = (1 if end[0] > start[0] else -1, 0) if sx == 0 else (0, 1 if end[1] > start[1] else -1)
+    reach_a = start[0] * sx + start[1] * sy
+    reach_b = end[0] * sx + end[1] * sy
+    base = max(reach_a, reach_b)
+    # The far leg's length along the wall (squares from one leg to the other).
+    span = abs((end[0] - start[0]) * ax + (end[1] - start[1]) * ay)
+    for depth in range(1, 14):
+        far = base + depth
+        n1, n2 = far - reach_a, far - reach_b  # squares out from each end to the far leg
+        if n1 + n2 + span + 1 < length:
+            continue
+        out1 = [(start[0] + sx * k, start[1] + sy * k) for k in range(n1 + 1)]
+        cx, cy = out1[-1]
+        along = [(cx + ax * k, cy + ay * k) for k in range(1, span + 1)]
+        tx, ty = along[-1] if along else (cx, cy)
+        back = [(tx - sx * k, ty - sy * k) for k in range(1, n2 + 1)]
+        path = out1 + along + back
+        if path[-1] != end:
+            return None
+        if occ is None or occ.clear(path, a.id, b.id):
+            return path
+    return None
+
+
+def search(a: Box, b: Box, occ: Occupancy, allow_cross: bool = False) -> list[Cell] | None:
+    """A path from a wall of a to a wall of b: fewest squares and turns, clear of everything.
+
+    Every square that touches a doorway of a may start it and every one that touches a doorway
+    of b may end it. Squeezing past a wall or a corridor costs extra; crossing another corridor
+    is allowed only with `allow_cross` (a junction), at a high price.
+    """
+    goals = set()
+    for side in "nesw":
+        for off in b.doors(side):
+            cell = b.outside(side, off)
+            if occ.free(cell):
+                goals.add(cell)
+    bx0, by0, bx1, by1 = occ.bounds
+    area = (bx0 - MARGIN, by0 - MARGIN, bx1 + MARGIN, by1 + MARGIN)
+    return _cheapest(a, goals.__contains__, occ, {a.id, b.id}, allow_cross, area)
+
+
+def search_out(a: Box, occ: Occupancy, extent: tuple[int, int, int, int]) -> list[Cell] | None:
+    """A path from a wall of a to beyond `extent` (x0, y0, x1, y1 inclusive: everything drawn),
+    clear of everything: the way in from outside when no wall of the room faces out."""
+    x0, y0, x1, y1 = extent
+
+    def beyond(cell: Cell) -> bool:
+        return not (x0 <= cell[0] <= x1 and y0 <= cell[1] <= y1)
+
+    def to_edge(cell: Cell) -> int:
+        # Squares still to go before leaving the extent: never more than it costs (A*).
+        x, y = cell
+        return STEP_COST * max(0, 1 + min(x - x0, x1 - x, y - y0, y1 - y))
+
+    area = (x0 - 2, y0 - 2, x1 + 2, y1 + 2)
+    return _cheapest(a, beyond, occ, {a.id}, False, area, to_edge)
+
+
+def _cheapest(
+    a: Box,
+    is_goal: object,
+    occ: Occupancy,
+    ends: set[int],
+    allow_cross: bool,
+    area: tuple[int, int, int, int],
+    guess: object = None,
+) -> list[Cell] | None:
+    """Dijkstra over (square, heading) from a's doorways to the first square `is_goal`
+    accepts, within `area` (inclusive); A* when `guess(cell)` underestimates what is left."""
+    h = guess or (lambda cell: 0)
+    lo_x, lo_y, hi_x, hi_y = area
+    room, near, corridor, beside = occ.room, occ.near, occ.corridor, occ.beside
+
+    def cost(cell: Cell) -> int | None:
+        if cell in room:
+            return None
+        c = STEP_COST
+        if cell in corridor:
+            if not allow_cross:
+                return None
+            c += CROSS_COST
+        elif cell in beside:
+            c += SQUEEZE_COST
+        others = near.get(cell)
+        if others and not others <= ends:
+            c += SQUEEZE_COST
+        return c
+
+    heap: list[tuple[int, int, int, Cell, str]] = []  # (estimate, order, cost so far, ...)
+    best: dict[tuple[Cell, str], int] = {}
+    parent: dict[tuple[Cell, str], tuple[Cell, str] | None] = {}
+    order = 0
+    for side in "nesw":
+        for off in a.doors(side):
+            cell = a.outside(side, off)
+            c = cost(cell)
+            if c is None:
+                continue
+            key = (cell, side)
+            if c < best.get(key, 1 << 30):
+                best[key] = c
+                parent[key] = None
+                heapq.heappush(heap, (c + h(cell), order, c, cell, side))  # type: ignore[operator]
+                order += 1
+    while heap:
+        _, _, d, cell, heading = heapq.heappop(heap)
+        key = (cell, heading)
+        if d > best[key]:
+            continue  # a stale entry: this state was reached more cheaply since
+        if is_goal(cell):  # type: ignore[operator]
+            path = []
+            k: tuple[Cell, str] | None = key
+            while k is not None:
+                path.append(k[0])
+                k = parent[k]
+            return path[::-1]
+        for side, (dx, dy) in STEP.items():
+            if side == OPPOSITE[heading]:
+                continue
+            nxt = (cell[0] + dx, cell[1] + dy)
+            if not (lo_x <= nxt[0] <= hi_x and lo_y <= nxt[1] <= hi_y):
+                continue
+            c = cost(nxt)
+            if c is None:
+                continue
+            nd = d + c + (TURN_COST if side != heading else 0)
+            nkey = (nxt, side)
+            if nd < best.get(nkey, 1 << 30):
+                best[nkey] = nd
+                parent[nkey] = key
+                heapq.heappush(heap, (nd + h(nxt), order, nd, nxt, side))  # type: ignore[operator]
+                order += 1
+    return None
+
+
+def lengthen(path: list[Cell], length: int, occ: Occupancy, a: int, b: int) -> list[Cell] | None:
+    """A path made at least `length` squares long by pushing one straight stretch of it out
+    sideways (a bend out and back), clear of everything; None when no stretch can go."""
+    if len(path) >= length:
+        return path
+    n = len(path)
+    for depth in range(1, 12):
+        for i in range(n - 1):
+            for j in range(n - 1, i, -1):
+                (x0, y0), (x1, y1) = path[i], path[j]
+                if x0 != x1 and y0 != y1:
+                    continue
+                run = path[i : j + 1]
+                if any(p[0] != x0 for p in run) and any(p[1] != y0 for p in run):
+                    continue  # not straight
+                if len(run) < 2:
+                    continue
+                for sign in (1, -1):
+                    nx, ny = (0, sign) if y0 == y1 else (sign, 0)
+                    out = [(x0 + nx * k, y0 + ny * k) for k in range(1, depth + 1)]
+                    far = [(p[0] + nx * depth, p[1] + ny * depth) for p in run[1:-1]]
+                    back = [(x1 + nx * k, y1 + ny * k) for k in range(depth, 0, -1)]
+                    bump = out + far + back
+                    new = path[: i + 1] + bump + path[j:]
+                    if len(new) < length or len(set(new)) != len(new):
+                        continue
+                    if occ.clear(bump, a, b) and _keeps_clear(bump, path, i, j):
+                        return new
+    return None
+
+
+def _keeps_clear(bump: list[Cell], path: list[Cell], i: int, j: int) -> bool:
+    """The bump does not run beside the rest of its own path (which would read as a wide hall)."""
+    rest = set(path[:i]) | set(path[j + 1 :])
+    for x, y in bump:
+        for dx, dy in NEIGHBOURS8:
+            if (x + dx, y + dy) in rest:
+                return False
+    return True

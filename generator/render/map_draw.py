@@ -1,0 +1,596 @@
+"""A site map as a list of drawing primitives, built once and painted by two small backends
+(map_svg.py for SVG, map_png.py for Pillow), so the vector map and the raster map never differ.
+
+The picture follows the old-school plan: white floor on a grid of 10-foot squares, heavy black
+walls, the rock round the plan hatched in short strokes, doors in their walls (a gap, a door,
+an "S" for a hidden one), stairs and shafts with the level they lead to, the entrance marked
+from outside, small symbols for what the key describes, and a legend of the symbols used with a
+scale bar and a compass. Everything is black, white and grey, so it photocopies.
+
+All measures are in squares (10 feet); a backend scales them. Text sizes are squares too, never
+smaller than `text_min`, so a booklet can keep every word at 6 points or more whatever the
+scale it prints the map at.
+"""
+
+from __future__ import annotations
+
+import math
+
+from generator.model.site import Room, Site
+from generator.plan.geometry import LevelGeometry, Stair, level_geometry
+from generator.render.map_primitives import (
+    BLACK,
+    FONT_W,
+    GRID,
+    HATCH,
+    WALL,
+    WHITE,
+    Drawing,
+    Group,
+    Point,
+    Poly,
+    Primitive,
+    Segments,
+    Sizes,
+    Text,
+    text_width,
+)
+from generator.render.map_symbols import (
+    LEGEND_NAMES,
+    STAIR_WORDS,
+    door_symbol,
+    legend_icon,
+    mark,
+    stair_symbol,
+)
+
+# --------------------------------------------------------------------------- the map
+
+
+def level_drawing(
+    site: Site,
+    level: int,
+    players: bool = False,
+    frame: bool = True,
+    text_min: float = 0.0,
+    geometry: LevelGeometry | None = None,
+) -> Drawing:
+    """One level's map: the plan alone (`frame=False`, for a tabletop) or with its title,
+    legend, scale bar and compass."""
+    geo = geometry or level_geometry(site, level, players)
+    sizes = Sizes.at_least(text_min)
+    used: list[str] = []
+    plan: list[Primitive] = []
+    _plan(plan, geo, site, players, sizes, used, text_min)
+    if not frame:
+        d = Drawing(geo.size[0], geo.size[1], _title(site, level))
+        d.items = plan
+        d.map_box = (0, 0, geo.size[0], geo.size[1])
+        return d
+    return _framed(site, level, geo, plan, used, sizes, players)
+
+
+def _title(site: Site, level: int) -> str:
+    if site.levels > 1:
+        return f"{site.name}: level {level} of {site.levels}"
+    return site.name
+
+
+def _plan(
+    out: list[Primitive],
+    geo: LevelGeometry,
+    site: Site,
+    players: bool,
+    sizes: Sizes,
+    used: list[str],
+    text_min: float = 0.0,
+) -> None:
+    rooms = {r.id: r for r in site.rooms}
+    floor_cells: set[tuple[int, int]] = set()
+    rough: set[tuple[int, int]] = set()  # squares under a drawn curve, hatched then painted over
+    for room in geo.rooms:
+        floor_cells |= room.cells
+        if room.shape in ("round", "octagon", "cave"):
+            x, y, w, h = room.box
+            rough |= {(x + i, y + j) for i in range(w) for j in range(h)}
+    corridor = {c for path in geo.corridors for c in path} | set(geo.entry)
+    floor_cells |= corridor
+    out.append(Segments(tuple(_hatching(floor_cells, rough, geo.size)), HATCH, 0.035))
+    # Floors, white over the hatching where a curved or ragged wall cuts through squares (the
+    # hatching never enters any other floor square).
+    for room in geo.rooms:
+        if room.shape in ("round", "octagon", "cave"):
+            out.append(Poly(room.floor, closed=True, fill=WHITE, stroke=None))
+    out.append(Segments(tuple(_grid(geo)), GRID, 0.025))
+    for line in geo.walls:
+        out.append(Poly(tuple(line), stroke=BLACK, width=WALL))
+    for door in geo.doors:
+        if door.kind == "locked":
+            out += door_symbol(door.a, door.b)
+            _use(used, "door")
+        elif door.kind == "secret" and not players:
+            # The classic mark: the wall runs on, with an S across it.
+            (cx, cy) = door.centre
+            out.append(Poly((door.a, door.b), width=WALL))
+            size = sizes.label * 1.15
+            out.append(Text((cx, cy + size * 0.36), "S", size, True, halo=0.1))
+            _use(used, "secret")
+    taken: list[tuple[float, float, float, float]] = []  # boxes labels and marks already hold
+    for stair in geo.stairs:
+        x, y = stair.cell
+        taken.append((x, y, x + 1, y + 1))
+    for stair in geo.stairs:
+        kind = STAIR_WORDS.get(stair.kind, "stairs")
+        out += stair_symbol(kind, stair)
+        _use(used, kind)
+    if not players:
+        labels = dict(geo.labels)
+        label_boxes = {}
+        for room in geo.rooms:
+            if room.id in labels:
+                label_boxes[room.id] = _label_box(labels[room.id], str(room.id), sizes.number)
+                taken.append(label_boxes[room.id])
+        for room in geo.rooms:
+            marks = _marks(rooms[room.id])
+            if not marks:
+                continue
+            spots, scale, shift = _spots(room, labels.get(room.id), taken, len(marks))
+            if shift and room.id in labels:
+                # A cramped room: its number steps aside for the marks.
+                lx, ly = labels[room.id]
+                labels[room.id] = (lx + shift, ly)
+                taken.remove(label_boxes[room.id])
+                taken.append(_label_box(labels[room.id], str(room.id), sizes.number))
+            for name, (mx, my) in zip(marks, spots, strict=False):
+                out += mark(name, mx, my, scale)
+                _use(used, name)
+                r = 0.3 * scale
+                taken.append((mx - r, my - r, mx + r, my + r))
+        for room in geo.rooms:
+            if room.id in labels:
+                lx, ly = labels[room.id]
+                size = _number_size(room, str(room.id), sizes, text_min)
+                # A thin halo: it clears the grid under the number, never a wall.
+                out.append(Text((lx, ly + size * 0.36), str(room.id), size, True, halo=0.05))
+    for stair in geo.stairs:
+        out += _stair_label(stair, geo, sizes, taken, floor_cells)
+    if geo.entry:
+        out += _entrance(geo, sizes, taken)
+        _use(used, "entrance")
+
+
+def _number_size(room: object, text: str, sizes: Sizes, text_min: float) -> float:
+    """A room's number, smaller in a room too narrow for it (never below the text floor)."""
+    w = room.box[2]  # type: ignore[attr-defined]
+    fit = (w - WALL - 0.1) / (len(text) * (FONT_W + 0.12))
+    return max(text_min, min(sizes.number, fit))
+
+
+def _use(used: list[str], name: str) -> None:
+    if name not in used:
+        used.append(name)
+
+
+# --------------------------------------------------------------------------- rock and grid
+
+
+HATCH_ANGLES = (0.45, 1.25, 2.05, 2.75)  # radians: four stroke directions, mixed by square
+
+
+def _hatching(
+    floor: set[tuple[int, int]], rough: set[tuple[int, int]], size: tuple[int, int]
+) -> list[tuple[Point, Point]]:
+    """Short strokes in the squares of rock that touch the plan (the old-school band): three
+    to a square, their direction turning from square to square by a fixed pattern."""
+    band = set(rough)
+    for x, y in floor:
+        for dx in (-1, 0, 1):
+            for dy in (-1, 0, 1):
+                c = (x + dx, y + dy)
+                if c not in floor:
+                    band.add(c)
+    band -= floor - rough
+    out = []
+    for x, y in sorted(band):
+        if not (0 <= x < size[0] and 0 <= y < size[1]):
+            continue
+        angle = HATCH_ANGLES[(x * 7 + y * 11 + (x * y) % 3) % 4]
+        dx, dy = math.cos(angle), math.sin(angle)
+        nx, ny = -dy, dx
+        for k in (-0.33, -0.11, 0.11, 0.33):
+            cx, cy = x + 0.5 + nx * k, y + 0.5 + ny * k
+            seg = _clip_line((cx, cy), (dx, dy), (x + 0.06, y + 0.06, x + 0.94, y + 0.94))
+            if seg:
+                out.append(seg)
+    return out
+
+
+def _clip_line(
+    p: Point, d: Point, box: tuple[float, float, float, float]
+) -> tuple[Point, Point] | None:
+    """The part of the infinite line through p along d inside box (Liang-Barsky)."""
+    x0, y0, x1, y1 = box
+    t0, t1 = -10.0, 10.0
+    for pv, dv, lo, hi in ((p[0], d[0], x0, x1), (p[1], d[1], y0, y1)):
+        if abs(dv) < 1e-9:
+            if not lo <= pv <= hi:
+                return None
+            continue
+        a, b = (lo - pv) / dv, (hi - pv) / dv
+        t0, t1 = max(t0, min(a, b)), min(t1, max(a, b))
+    if t1 - t0 < 0.15:
+        return None
+    return ((p[0] + d[0] * t0, p[1] + d[1] * t0), (p[0] + d[0] * t1, p[1] + d[1] * t1))
+
+
+def _grid(geo: LevelGeometry) -> list[tuple[Point, Point]]:
+    """The 10-foot grid, inside rooms and corridors only."""
+    out: list[tuple[Point, Point]] = []
+    for room in geo.rooms:
+        cells = room.cells
+        convex = room.shape in ("round", "octagon")
+        for x, y in sorted(cells):
+            for (dx, dy), seg in (
+                ((1, 0), ((x + 1, y), (x + 1, y + 1))),
+                ((0, 1), ((x, y + 1), (x + 1, y + 1))),
+            ):
+                if (x + dx, y + dy) not in cells:
+                    continue
+                if convex:
+                    clipped = _clip_segment(seg, room.floor)
+                    if clipped:
+                        out.append(clipped)
+                else:
+                    out.append(
+                        ((float(seg[0][0]), float(seg[0][1])), (float(seg[1][0]), float(seg[1][1])))
+                    )
+    for path in geo.corridors + ([geo.entry] if geo.entry else []):
+        for (x, y), (x2, y2) in zip(path, path[1:], strict=False):
+            if x2 != x:
+                gx = max(x, x2)
+                out.append(((float(gx), float(y)), (float(gx), y + 1.0)))
+            else:
+                gy = max(y, y2)
+                out.append(((float(x), float(gy)), (x + 1.0, float(gy))))
+    return out
+
+
+def _clip_segment(
+    seg: tuple[tuple[int, int], tuple[int, int]], ring: tuple[Point, ...]
+) -> tuple[Point, Point] | None:
+    """A grid segment cut to a convex floor outline (Cyrus-Beck)."""
+    (ax, ay), (bx, by) = seg
+    dx, dy = bx - ax, by - ay
+    t0, t1 = 0.0, 1.0
+    n = len(ring)
+    # Orientation of the ring, so each edge's inside normal points in.
+    area = sum(
+        ring[i][0] * ring[(i + 1) % n][1] - ring[(i + 1) % n][0] * ring[i][1] for i in range(n)
+    )
+    sign = 1 if area > 0 else -1
+    for i in range(n):
+        (px, py), (qx, qy) = ring[i], ring[(i + 1) % n]
+        ex, ey = qx - px, qy - py
+        nx, ny = -ey * sign, ex * sign  # inward normal
+        denom = nx * dx + ny * dy
+        num = nx * (ax - px) + ny * (ay - py)
+        if abs(denom) < 1e-12:
+            if num < 0:
+                return None
+            continue
+        t = -num / denom
+        if denom > 0:
+            t0 = max(t0, t)
+        else:
+            t1 = min(t1, t)
+        if t0 > t1:
+            return None
+    if t1 - t0 < 0.05:
+        return None
+    return (
+        (round(ax + dx * t0, 3), round(ay + dy * t0, 3)),
+        (round(ax + dx * t1, 3), round(ay + dy * t1, 3)),
+    )
+
+
+# --------------------------------------------------------------------------- symbols
+
+
+def _stair_label(
+    stair: Stair,
+    geo: LevelGeometry,
+    sizes: Sizes,
+    taken: list[tuple[float, float, float, float]],
+    floor: set[tuple[int, int]],
+) -> list[Primitive]:
+    """'to level 2' beside a way down, 'from level 1' beside its foot: inside the room where
+    there is room for it, else just outside its wall on the rock."""
+    text = f"{'to' if stair.leaves else 'from'} level {stair.other_level}"
+    size = sizes.label
+    tw = text_width(text, size)
+    x, y = stair.cell
+    room = next((r for r in geo.rooms if r.id == stair.room), None)
+    candidates = []
+    # Beside the symbol, then above or below it, then outside the room's box on each side.
+    candidates += [(x + 1.1, y + 0.5, "start"), (x - 0.1, y + 0.5, "end")]
+    candidates += [(x + 0.5, y - 0.2, "middle"), (x + 0.5, y + 1.2 + size * 0.6, "middle")]
+    if room is not None:
+        bx, by, bw, bh = room.box
+        candidates += [
+            (bx + bw + 0.35, y + 0.5, "start"),
+            (bx - 0.35, y + 0.5, "end"),
+            (x + 0.5, by - 0.45, "middle"),
+            (x + 0.5, by + bh + 0.45 + size * 0.7, "middle"),
+        ]
+    chosen = None
+    for px, py, anchor in candidates:
+        left = px - tw if anchor == "end" else px - tw / 2 if anchor == "middle" else px
+        box = (left - 0.05, py - size * 0.75, left + tw + 0.05, py + size * 0.25)
+        if box[0] < 0.1 or box[1] < 0.1 or box[2] > geo.size[0] - 0.1 or box[3] > geo.size[1] - 0.1:
+            continue
+        if any(_overlap(box, t) for t in taken):
+            continue
+        inside = room is not None and _within(box, room)
+        margin = (box[0] - 0.25, box[1] - 0.25, box[2] + 0.25, box[3] + 0.25)
+        if not inside and _touches_floor(margin, floor):
+            continue
+        chosen = (px, py, anchor, box)
+        break
+    if chosen is None:
+        px, py, anchor = candidates[0]
+        left = px
+        chosen = (px, py, anchor, (left, py - size * 0.75, left + tw, py + size * 0.25))
+    px, py, anchor, box = chosen
+    taken.append(box)
+    return [Text((px, py + size * 0.3), text, size, False, anchor, halo=0.14, italic=True)]
+
+
+def _within(box: tuple[float, float, float, float], room: object) -> bool:
+    x, y, w, h = room.box  # type: ignore[attr-defined]
+    return (
+        box[0] >= x + 0.08
+        and box[1] >= y + 0.08
+        and box[2] <= x + w - 0.08
+        and box[3] <= y + h - 0.08
+    )
+
+
+def _touches_floor(box: tuple[float, float, float, float], floor: set[tuple[int, int]]) -> bool:
+    for cx in range(math.floor(box[0]), math.ceil(box[2])):
+        for cy in range(math.floor(box[1]), math.ceil(box[3])):
+            if (cx, cy) in floor:
+                return True
+    return False
+
+
+def _overlap(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def _marks(room: Room) -> list[str]:
+    out = []
+    if room.monsters:
+        out.append("monsters")
+    if room.hoard:
+        out.append("treasure")
+    if room.trap:
+        out.append("trap")
+    if room.feature:
+        out.append("feature")
+    return out
+
+
+def _label_box(at: Point, text: str, size: float) -> tuple[float, float, float, float]:
+    tw = text_width(text, size, True)
+    return (at[0] - tw / 2, at[1] - size / 2, at[0] + tw / 2, at[1] + size / 2)
+
+
+def _spots(
+    room: object, label: Point | None, taken: list, count: int
+) -> tuple[list[Point], float, float]:
+    """Places for a room's small symbols, nearest its number: (points, scale, how far the
+    number must step sideways to make room; 0 when it stays)."""
+    cells = list(room.inner) or sorted(room.cells)  # type: ignore[attr-defined]
+    lx, ly = label if label else (0.0, 0.0)
+
+    def free(box: tuple[float, float, float, float]) -> bool:
+        return not any(_overlap(box, t) for t in taken)
+
+    whole = [
+        (cx + 0.5, cy + 0.5) for cx, cy in cells if free((cx + 0.2, cy + 0.2, cx + 0.8, cy + 0.8))
+    ]
+    whole.sort(key=lambda p: ((p[0] - lx) ** 2 + (p[1] - ly) ** 2, p))
+    if len(whole) >= count:
+        return whole[:count], 1.0, 0.0
+    # Two to a square, smaller.
+    halves = []
+    for cx, cy in cells:
+        for hx in (0.27, 0.73):
+            box = (cx + hx - 0.2, cy + 0.3, cx + hx + 0.2, cy + 0.7)
+            if free(box):
+                halves.append((cx + hx, cy + 0.5))
+    halves.sort(key=lambda p: ((p[0] - lx) ** 2 + (p[1] - ly) ** 2, p))
+    if len(halves) >= count:
+        return halves[:count], 0.65, 0.0
+    # The number's own square: the number to the left, the marks stacked on the right.
+    step = 0.7 / count
+    return [(lx + 0.3, ly - 0.35 + step * (i + 0.5)) for i in range(count)], 0.5, -0.18
+
+
+def _entrance(geo: LevelGeometry, sizes: Sizes, taken: list) -> list[Primitive]:
+    """An arrow from outside the plan pointing down the way in, and the word."""
+    from generator.plan.boxes import STEP
+
+    last = geo.entry[-1]
+    sx, sy = STEP[geo.entry_out or geo.entry_side]
+    # The arrow runs towards the room: from beyond the passage's open end to just inside it.
+    ex, ey = last[0] + 0.5 + sx * 0.5, last[1] + 0.5 + sy * 0.5  # the open end
+    tail = (ex + sx * 2.6, ey + sy * 2.6)
+    tip = (ex - sx * 0.15, ey - sy * 0.15)
+    head = 0.38
+    px, py = -sy, sx
+    wing1 = (tip[0] + sx * head + px * head * 0.7, tip[1] + sy * head + py * head * 0.7)
+    wing2 = (tip[0] + sx * head - px * head * 0.7, tip[1] + sy * head - py * head * 0.7)
+    out: list[Primitive] = [
+        Poly((tail, (tip[0] + sx * 0.2, tip[1] + sy * 0.2)), width=0.09),
+        Poly((wing1, tip, wing2), closed=True, fill=BLACK, stroke=BLACK, width=0.04),
+    ]
+    size = sizes.label * 1.05
+    word = "Entrance"
+    tw = text_width(word, size, True)
+    if sx == 0:  # the arrow is vertical: the word beside its tail
+        x, y = tail[0] + 0.3, (tail[1] + ex) / 2 if False else tail[1] + (0.2 if sy < 0 else 0.2)
+        out.append(
+            Text(
+                (tail[0] + 0.35, (tail[1] + ey) / 2 + size * 0.35),
+                word,
+                size,
+                True,
+                "start",
+                halo=0.12,
+            )
+        )
+        taken.append((tail[0] + 0.3, min(tail[1], ey), tail[0] + 0.35 + tw, max(tail[1], ey)))
+        del x, y
+    else:
+        ty = tail[1] - 0.45
+        out.append(Text(((tail[0] + ex) / 2, ty), word, size, True, "middle", halo=0.12))
+    return out
+
+
+# --------------------------------------------------------------------------- the frame
+
+
+def _framed(
+    site: Site,
+    level: int,
+    geo: LevelGeometry,
+    plan: list[Primitive],
+    used: list[str],
+    sizes: Sizes,
+    players: bool,
+) -> Drawing:
+    """The plan with a title above, and the legend, scale bar and compass below."""
+    pad = 0.6
+    mw, mh = geo.size
+    items = _legend_items(used)
+    block = 5.0 + text_width("50 feet", sizes.legend) / 2 + 2.8  # scale bar and compass
+    col_w = max([text_width(label, sizes.legend) for _, label in items] or [1.0]) + 2.0
+    # As many columns as the plan's width allows beside the block, but at least two (the
+    # drawing widens for them) so the legend never runs down the page.
+    cols = max(1, min(len(items), int((mw - block - pad) // col_w)))
+    cols = max(cols, min(2, len(items)))
+    legend_rows = math.ceil(len(items) / cols) if items else 0
+    row_h = max(1.0, sizes.legend * 1.9)
+    width = max(mw, cols * col_w + block + 2 * pad)
+    # The title and its line shrink to the drawing's width, down to the text floor; past that
+    # the drawing widens for them.
+    title = _title(site, level)
+    who = (
+        f"{site.theme_name}, party level {site.level_of(level)}" if not players else site.theme_name
+    )
+    sub = f"{who}. One square is 10 feet." + ("" if players else f" Seed {site.seed}.")
+    room = width - 2 * pad
+    title_size = max(sizes.floor * 1.3, min(sizes.title, room / text_width(title, 1.0, True)))
+    sub_size = max(sizes.floor, min(sizes.subtitle, room / text_width(sub, 1.0)))
+    width = max(width, text_width(title, title_size, True) + 2 * pad)
+    width = max(width, text_width(sub, sub_size) + 2 * pad)
+    title_h = title_size * 1.25 + sub_size * 1.5 + pad
+    legend_h = legend_rows * row_h
+    footer_h = max(legend_h, 3.0 + sizes.legend) + 2 * pad
+    height = title_h + mh + footer_h
+    d = Drawing(width, height, title)
+    mx = (width - mw) / 2
+    d.map_box = (mx, title_h, mw, mh)
+    d.add(
+        Poly(
+            ((0, 0), (width, 0), (width, height), (0, height)), closed=True, fill=WHITE, stroke=None
+        )
+    )
+    d.add(Text((pad, pad + title_size * 0.9), title, title_size, True, "start"))
+    d.add(
+        Text(
+            (pad, pad + title_size * 1.25 + sub_size * 1.1),
+            sub,
+            sub_size,
+            False,
+            "start",
+            italic=True,
+        )
+    )
+    d.add(Group(mx, title_h, tuple(plan)))
+    # A thin frame round the plan, so it sits on the page as a map.
+    d.add(
+        Poly(
+            ((mx, title_h), (mx + mw, title_h), (mx + mw, title_h + mh), (mx, title_h + mh)),
+            closed=True,
+            stroke=BLACK,
+            width=0.04,
+            round=False,
+        )
+    )
+    top = title_h + mh + pad
+    for i, (name, label) in enumerate(items):
+        r, c = divmod(i, cols)
+        x, y = pad + c * col_w, top + r * row_h
+        d.add(Group(x + 0.6, y + row_h / 2, tuple(legend_icon(name))))
+        d.add(
+            Text(
+                (x + 1.4, y + row_h / 2 + sizes.legend * 0.35), label, sizes.legend, False, "start"
+            )
+        )
+    # Scale bar and compass at the bottom right.
+    sx0 = width - pad - 5.0 - 2.6
+    sy0 = top + 0.6
+    for k in range(5):
+        box = ((sx0 + k, sy0), (sx0 + k + 1, sy0), (sx0 + k + 1, sy0 + 0.3), (sx0 + k, sy0 + 0.3))
+        d.add(
+            Poly(
+                box,
+                closed=True,
+                fill=BLACK if k % 2 == 0 else WHITE,
+                stroke=BLACK,
+                width=0.04,
+                round=False,
+            )
+        )
+    d.add(Text((sx0, sy0 + 0.45 + sizes.legend), "0", sizes.legend, False, "middle"))
+    d.add(Text((sx0 + 5, sy0 + 0.45 + sizes.legend), "50 feet", sizes.legend, False, "middle"))
+    cx, cy = width - pad - 0.9, top + 1.6
+    d.add(
+        Poly(
+            ((cx, cy - 1.2), (cx + 0.45, cy + 0.6), (cx, cy + 0.25)),
+            closed=True,
+            fill=BLACK,
+            stroke=BLACK,
+            width=0.04,
+        )
+    )
+    d.add(
+        Poly(
+            ((cx, cy - 1.2), (cx - 0.45, cy + 0.6), (cx, cy + 0.25)),
+            closed=True,
+            fill=WHITE,
+            stroke=BLACK,
+            width=0.04,
+        )
+    )
+    d.add(Text((cx, cy - 1.35), "N", sizes.legend * 1.2, True, "middle"))
+    return d
+
+
+def _legend_items(used: list[str]) -> list[tuple[str, str]]:
+    order = [
+        "entrance",
+        "door",
+        "secret",
+        "stairs",
+        "shaft",
+        "ladder",
+        "chute",
+        "monsters",
+        "treasure",
+        "trap",
+        "feature",
+    ]
+    return [(name, LEGEND_NAMES[name]) for name in order if name in used]

@@ -1,0 +1,377 @@
+"""Site maps: SVG, PNG and Universal VTT from one drawing; the players' map; the CLI options."""
+
+from __future__ import annotations
+
+import base64
+import io
+import json
+import re
+
+import pytest
+from PIL import Image
+
+from generator.build.site import generate_site
+from generator.engine.rng import Rng
+from generator.plan.geometry import level_geometry
+from generator.render import site_map
+from generator.render.documents import render
+
+
+@pytest.fixture(scope="module")
+def site(builtin_tables):
+    # Two levels, with hidden doors, locked doors and a way down, for every symbol.
+    for i in range(200):
+        s = generate_site(builtin_tables, Rng(f"maps/{i}"), rooms=12)
+        kinds = {c.obstacle for c in s.connections}
+        if {"hidden_door", "locked_door"} <= kinds:
+            return s
+    raise AssertionError("no seed with both kinds of door")
+
+
+def _svg(site, players=False) -> list[str]:
+    with site_map.using(site_map.MapOptions(players=players)):
+        return list(render(site, "svg"))
+
+
+# ---------------------------------------------------------------- SVG and PNG
+
+
+def test_svg_is_one_map_a_level(site):
+    pages = _svg(site)
+    assert len(pages) == site.levels == 2
+    for depth, page in enumerate(pages, start=1):
+        assert page.startswith("<svg") and f"level {depth} of 2" in page
+        numbers = {int(n) for n in re.findall(r'font-weight="bold"[^>]*>(\d+)</text>', page)}
+        assert numbers == {r.id for r in site.rooms if r.level == depth}
+        assert "50 feet" in page and ">N</text>" in page  # scale bar and compass
+
+
+def test_the_legend_lists_the_symbols_used(site):
+    first = _svg(site)[0]
+    for word in ("hidden door", "door", "monsters", "treasure", "entrance"):
+        assert f">{word}</text>" in first
+    level = site.connections
+    assert not any(c.kind == "ladder" for c in level) or ">ladder</text>" in first
+
+
+def test_ways_between_levels_are_labelled_at_both_ends(site):
+    first, second = _svg(site)
+    assert ">to level 2</text>" in first
+    assert ">from level 1</text>" in second
+
+
+def test_the_players_map_hides_what_players_do_not_know(site):
+    referee, players = _svg(site)[0], _svg(site, players=True)[0]
+    assert ">S</text>" in referee and ">S</text>" not in players
+    assert not re.findall(r'font-weight="bold"[^>]*>\d+</text>', players)
+    for word in ("monsters", "treasure", "trap", "feature", "hidden door"):
+        assert f">{word}</text>" not in players
+    assert "Seed" not in players
+    # A hidden door is plain wall for the players: one wall more, one doorway fewer.
+    geo_r = level_geometry(site, 1, players=False)
+    geo_p = level_geometry(site, 1, players=True)
+    secret = [d for d in geo_r.doors if d.kind == "secret"]
+    assert secret and not [d for d in geo_p.doors if d.kind == "secret"]
+    walls = {tuple(map(tuple, w)) for w in geo_p.walls}
+    assert walls != {tuple(map(tuple, w)) for w in geo_r.walls}
+
+
+def test_png_is_the_same_picture_at_the_asked_size(site):
+    with site_map.using(site_map.MapOptions(ppg=30)):
+        pages = render(site, "png")
+    drawing_w = re.search(r'viewBox="0 0 ([\d.]+) ([\d.]+)"', _svg(site)[0])
+    image = Image.open(io.BytesIO(pages[0]))
+    assert image.format == "PNG"
+    w, h = (float(v) / 20 for v in drawing_w.groups())  # 20 SVG units a square
+    assert abs(image.width - w * 30) <= 1 and abs(image.height - h * 30) <= 1
+
+
+@pytest.mark.parametrize("fmt", ["svg", "png", "uvtt"])
+def test_same_seed_same_bytes(builtin_tables, fmt):
+    def once() -> list:
+        s = generate_site(builtin_tables, Rng("bytes"), rooms=12)
+        with site_map.using(site_map.MapOptions(ppg=24)):
+            return list(render(s, fmt))
+
+    assert once() == once()
+
+
+# ---------------------------------------------------------------- Universal VTT
+
+
+@pytest.fixture(scope="module")
+def uvtt(site) -> list[dict]:
+    with site_map.using(site_map.MapOptions(ppg=20)):
+        return [json.loads(page) for page in render(site, "uvtt")]
+
+
+def test_uvtt_has_every_field(uvtt, site):
+    assert len(uvtt) == site.levels
+    for depth, doc in enumerate(uvtt, start=1):
+        assert doc["format"] == 0.3
+        res = doc["resolution"]
+        assert set(res) == {"map_origin", "map_size", "pixels_per_grid"}
+        assert res["map_origin"] == {"x": 0, "y": 0} and res["pixels_per_grid"] == 20
+        assert doc["line_of_sight"] and all(
+            len(line) >= 2 and all(set(p) == {"x", "y"} for p in line)
+            for line in doc["line_of_sight"]
+        )
+        assert doc["objects_line_of_sight"] == []
+        doors = [d for d in level_geometry(site, depth, False).doors if d.kind != "open"]
+        assert len(doc["portals"]) == len(doors)
+        for portal in doc["portals"]:
+            assert set(portal) == {"position", "bounds", "rotation", "closed", "freestanding"}
+            assert portal["closed"] is True and portal["freestanding"] is False
+            (a, b) = portal["bounds"]
+            assert abs(a["x"] - b["x"]) + abs(a["y"] - b["y"]) == pytest.approx(1.0)
+        assert set(doc["environment"]) == {"baked_lighting", "ambient_light"}
+        assert re.fullmatch(r"[0-9a-f]{8}", doc["environment"]["ambient_light"])
+        for light in doc["lights"]:
+            assert set(light) == {"position", "range", "intensity", "color", "shadows"}
+            assert re.fullmatch(r"[0-9a-f]{8}", light["color"]) and light["range"] > 0
+        image = Image.open(io.BytesIO(base64.b64decode(doc["image"])))
+        assert image.size == (res["map_size"]["x"] * 20, res["map_size"]["y"] * 20)
+
+
+def test_uvtt_lights_follow_the_rooms_light(site, uvtt):
+    from generator.plan.lights import source
+
+    for depth, doc in enumerate(uvtt, start=1):
+        lit = [r for r in site.rooms if r.level == depth and source(r.light) is not None]
+        assert len(doc["lights"]) == len(lit)
+    assert source("pitch darkness that swallows torchlight a few paces out") is None
+    assert source("the red glow of banked coals in a hearth") is not None
+
+
+def _crosses(p, q, a, b) -> bool:
+    """Whether segment pq crosses segment ab (touching counts)."""
+
+    def orient(u, v, w) -> float:
+        return (v[0] - u[0]) * (w[1] - u[1]) - (v[1] - u[1]) * (w[0] - u[0])
+
+    d1, d2 = orient(a, b, p), orient(a, b, q)
+    d3, d4 = orient(p, q, a), orient(p, q, b)
+    if ((d1 > 0) != (d2 > 0) or d1 == 0 or d2 == 0) and (
+        (d3 > 0) != (d4 > 0) or d3 == 0 or d4 == 0
+    ):
+        return (
+            min(a[0], b[0]) - 1e-9 <= max(p[0], q[0])
+            and min(p[0], q[0]) <= max(a[0], b[0]) + 1e-9
+            and min(a[1], b[1]) - 1e-9 <= max(p[1], q[1])
+            and min(p[1], q[1]) <= max(a[1], b[1]) + 1e-9
+        )
+    return False
+
+
+def _doorways(site, depth, origin) -> list:
+    """Every doorway of a level from the JSON plan itself: corridor ends, shared walls, the
+    way in (picture coordinates)."""
+    ox, oy = origin
+    rooms = {r.id: r for r in site.rooms}
+
+    def edge(inside, outside):
+        (x, y), (x2, y2) = inside, outside
+        x, y, x2, y2 = x - ox, y - oy, x2 - ox, y2 - oy
+        if x2 != x:
+            gx = max(x, x2)
+            return ((gx, y), (gx, y + 1))
+        gy = max(y, y2)
+        return ((x, gy), (x + 1, gy))
+
+    def touching(room, sq):
+        for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+            q = (sq[0] + dx, sq[1] + dy)
+            if room.x <= q[0] < room.x + room.w and room.y <= q[1] < room.y + room.h:
+                return q
+        return None
+
+    out = []
+    for c in site.connections:
+        if c.levels or rooms[c.from_room].level != depth:
+            continue
+        if c.path:
+            out.append(edge(touching(rooms[c.from_room], c.path[0]), c.path[0]))
+            out.append(edge(touching(rooms[c.to_room], c.path[-1]), c.path[-1]))
+        else:
+            x, y, side = c.door
+            step = {"n": (0, -1), "e": (1, 0), "s": (0, 1), "w": (-1, 0)}[side]
+            out.append(edge((x, y), (x + step[0], y + step[1])))
+    for r in site.rooms:
+        if r.level == depth and r.entry:
+            out.append(edge(touching(r, r.entry[0]), r.entry[0]))
+    return out
+
+
+def _flood(start, inside, near) -> None:
+    """Quarter-square steps from `start` that no barrier stops must all stay `inside`."""
+    seen, todo = {start}, [start]
+    while todo:
+        p = todo.pop()
+        assert inside(p), p
+        for dx, dy in ((0.25, 0), (-0.25, 0), (0, 0.25), (0, -0.25)):
+            q = (p[0] + dx, p[1] + dy)
+            if q in seen or any(_crosses(p, q, a, b) for a, b in near):
+                continue
+            seen.add(q)
+            todo.append(q)
+
+
+def test_uvtt_walls_enclose_every_room_and_corridor(site, uvtt):
+    """Walk out from the middle of each room and corridor in quarter squares: walls, portals
+    and open doorways must stop every step before it leaves the room or the corridor."""
+    for depth, doc in enumerate(uvtt, start=1):
+        origin = level_geometry(site, depth).origin
+        barriers = []
+        for line in doc["line_of_sight"]:
+            pts = [(p["x"], p["y"]) for p in line]
+            barriers += list(zip(pts, pts[1:], strict=False))
+        for portal in doc["portals"]:
+            a, b = portal["bounds"]
+            barriers.append(((a["x"], a["y"]), (b["x"], b["y"])))
+        barriers += _doorways(site, depth, origin)
+
+        def near(x0, y0, x1, y1, barriers=barriers):
+            return [
+                (p, q)
+                for p, q in barriers
+                if min(p[0], q[0]) <= x1 + 1
+                and max(p[0], q[0]) >= x0 - 1
+                and min(p[1], q[1]) <= y1 + 1
+                and max(p[1], q[1]) >= y0 - 1
+            ]
+
+        for room in (r for r in site.rooms if r.level == depth):
+            x0, y0 = room.x - origin[0], room.y - origin[1]
+            x1, y1 = x0 + room.w, y0 + room.h
+            floor = room.cells or [(x, y) for x in range(room.w) for y in range(room.h)]
+            mx, my = min(
+                floor,
+                key=lambda c: (abs(c[0] + 0.5 - room.w / 2) + abs(c[1] + 0.5 - room.h / 2), c),
+            )
+            start = (x0 + mx + 0.375, y0 + my + 0.375)
+            box = (x0, y0, x1, y1)
+            _flood(
+                start,
+                lambda p, b=box: b[0] < p[0] < b[2] and b[1] < p[1] < b[3],
+                near(x0, y0, x1, y1),
+            )
+        for c in site.connections:
+            if c.levels or not c.path or site.room(c.from_room).level != depth:
+                continue
+            cells = {(x - origin[0], y - origin[1]) for x, y in c.path}
+            xs, ys = [x for x, _ in cells], [y for _, y in cells]
+            mid = sorted(cells)[len(cells) // 2]
+            start = (mid[0] + 0.375, mid[1] + 0.375)
+            _flood(
+                start,
+                lambda p, cells=cells: (int(p[0] // 1), int(p[1] // 1)) in cells,
+                near(min(xs), min(ys), max(xs) + 1, max(ys) + 1),
+            )
+
+
+# ---------------------------------------------------------------- the CLI
+
+
+def test_cli_writes_a_file_a_level(run_cli, tmp_path):
+    out = tmp_path / "crypt.png"
+    res = run_cli(
+        "site", "--seed", "files", "--rooms", "18", "-f", "png", "--dpi", "20", "-o", str(out)
+    )
+    assert res.code == 0, res.err
+    names = sorted(p.name for p in tmp_path.iterdir())
+    assert names == ["crypt-level2.png", "crypt-level3.png", "crypt.png"]
+    res = run_cli(
+        "site", "--seed", "files", "-f", "uvtt", "--players", "-o", str(tmp_path / "v.dd2vtt")
+    )
+    assert res.code == 0, res.err
+    assert json.loads((tmp_path / "v.dd2vtt").read_text())["format"] == 0.3
+
+
+def test_cli_default_names(run_cli, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert run_cli("site", "--seed", "dflt", "-f", "svg", "--players").code == 0
+    assert (tmp_path / "output" / "site-dflt-players.svg").exists()
+    assert run_cli("site", "--seed", "dflt", "-f", "uvtt", "--dpi", "20").code == 0
+    assert (tmp_path / "output" / "site-dflt.dd2vtt").exists()
+
+
+@pytest.mark.parametrize(
+    "args, needle",
+    [
+        (["-f", "png", "--dpi", "0"], "--dpi 0"),
+        (["-f", "png", "--dpi", "5000"], "--dpi 5000"),
+        (["-f", "json", "--players"], "--players"),
+        (["-f", "text", "--players"], "--players"),
+        (["-f", "graphml", "--players"], "--players"),
+        (["-f", "svg", "--dpi", "50"], "--dpi"),
+    ],
+)
+def test_cli_map_options_refused_in_one_line(run_cli, tmp_path, args, needle):
+    out = tmp_path / "never.out"
+    res = run_cli("site", "--seed", "bad", "-o", str(out), *args)
+    assert res.code == 1
+    assert needle in res.err and len(res.err.strip().splitlines()) == 1
+    assert not out.exists()
+
+
+def test_cli_render_draws_a_saved_site(run_cli, tmp_path):
+    doc = tmp_path / "site.json"
+    doc.write_text(run_cli("site", "--seed", "saved", "-f", "json").out)
+    out = tmp_path / "m.svg"
+    assert run_cli("render", str(doc), "-f", "svg", "-o", str(out)).code == 0
+    direct = tmp_path / "d.svg"
+    assert run_cli("site", "--seed", "saved", "-f", "svg", "-o", str(direct)).code == 0
+    assert out.read_text() == direct.read_text()
+
+
+# ---------------------------------------------------------------- booklets
+
+
+def test_booklet_map_pages_one_level_a_page(builtin_tables):
+    from generator.render import booklet
+
+    site = generate_site(builtin_tables, Rng("booklet-maps"), rooms=18)
+    html = booklet.booklet_html(site, booklet.make_options("a5"))
+    assert html.count('<section class="part map-page"') == 3
+    for depth in (2, 3):
+        assert f'id="map-{depth}"' in html
+    # Sized in millimetres for the page, never wider than A5's text block.
+    widths = [float(w) for w in re.findall(r'<svg class="plan"[^>]*width="([\d.]+)mm"', html)]
+    assert len(widths) == 3 and all(w <= booklet.PAPERS["a5"].content_width + 0.1 for w in widths)
+
+
+def test_region_booklet_links_each_site_hex_to_its_map(builtin_tables):
+    from generator.build.region import generate_region
+    from generator.render import booklet
+
+    region = generate_region(builtin_tables, Rng("linked"), radius=2)
+    html = booklet.booklet_html(region, booklet.make_options())
+    sites = [h for h in region.hexes if h.site is not None]
+    assert sites
+    for h in sites:
+        assert f'href="#h{h.label}-map"' in html
+        assert f'id="h{h.label}-map"' in html
+
+
+def test_png_without_dejavu_still_draws(site, monkeypatch):
+    """Where the system has no DejaVu fonts, Pillow's own font stands in."""
+    from generator.render import map_png
+
+    monkeypatch.setattr(map_png, "FONT_DIRS", ())
+    map_png._font.cache_clear()
+    try:
+        with site_map.using(site_map.MapOptions(ppg=20)):
+            page = render(site, "png")[0]
+        assert Image.open(io.BytesIO(page)).width > 100
+    finally:
+        map_png._font.cache_clear()
+
+
+def test_a_picture_too_large_is_refused_in_one_line(run_cli, tmp_path):
+    out = tmp_path / "huge.png"
+    res = run_cli(
+        "site", "--seed", "huge", "--rooms", "36", "-f", "png", "--dpi", "400", "-o", str(out)
+    )
+    assert res.code == 1 and "--dpi 400" in res.err and "pixels" in res.err
+    assert len(res.err.strip().splitlines()) == 1
+    assert not list(tmp_path.iterdir())

@@ -1,0 +1,278 @@
+"""Floor plans: every level's rooms on the 10-foot grid, corridors that keep the JSON contract,
+very long corridors drawn long, levels that stack, plans that fit a page.
+
+The property tests run a few hundred sites by default; set DELVE_PLAN_EXAMPLES (e.g. 5000) for
+a long run over thousands of seeds.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import statistics
+from collections import Counter
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from generator.build.site import generate_site
+from generator.engine.rng import Rng
+from generator.errors import DocumentError
+from generator.model.site import ROOM_COUNTS, Site
+from generator.plan import shapes
+from generator.plan.contract import check_plan, complete_plan
+from generator.plan.planner import LONG_FACTOR, LONG_MIN
+from generator.render.documents import from_dict
+
+EXAMPLES = int(os.environ.get("DELVE_PLAN_EXAMPLES", "150"))
+MAX_LEVEL_SQUARES = 40
+SEEDS = (
+    st.text(
+        alphabet=st.characters(codec="utf-8", exclude_categories=("Cs", "Cc", "Zs")), min_size=1
+    )
+    .map(str.strip)
+    .filter(bool)
+)
+
+
+def _boxes_apart(a, b) -> int:
+    """Squares of rock between two rooms' boxes (0: they touch; negative: they overlap)."""
+    gx = max(b.x - a.x - a.w, a.x - b.x - b.w)
+    gy = max(b.y - a.y - a.h, a.y - b.y - b.h)
+    return max(gx, gy)
+
+
+def _floor(room) -> set[tuple[int, int]]:
+    cells = frozenset(room.cells) if room.cells else None
+    return {
+        (room.x + x, room.y + y) for x, y in shapes.inner_cells(room.shape, room.w, room.h, cells)
+    }
+
+
+def check_plan_properties(site: Site) -> None:
+    """Every property the issue names, for one planned site."""
+    check_plan(site)  # the JSON contract, square by square
+    rooms = {r.id: r for r in site.rooms}
+    by_level: dict[int, list] = {}
+    for r in site.rooms:
+        by_level.setdefault(r.level, []).append(r)
+        assert r.shape in shapes.SHAPES
+        assert sorted((r.w, r.h)) == sorted(shapes.squares(r.size)), (r.size, r.w, r.h)
+    shared = {
+        frozenset((c.from_room, c.to_room))
+        for c in site.connections
+        if not c.levels and c.path == []
+    }
+    for level, level_rooms in by_level.items():
+        # Rooms never overlap or touch, except two that share a wall with a door in it.
+        for i, a in enumerate(level_rooms):
+            for b in level_rooms[i + 1 :]:
+                apart = _boxes_apart(a, b)
+                if frozenset((a.id, b.id)) in shared:
+                    assert apart == 0, (a.id, b.id, apart)
+                else:
+                    assert apart >= 1, (a.id, b.id, apart)
+        conns = [c for c in site.connections if not c.levels and rooms[c.from_room].level == level]
+        # Each connection drawn once; corridors never share a square.
+        seen: Counter = Counter()
+        for c in conns:
+            assert c.path is not None and c.door is not None
+            seen.update(c.path)
+        assert not [sq for sq, n in seen.items() if n > 1]
+        # A very long corridor is long: 8 squares, and twice the level's other corridors.
+        others = [len(c.path) for c in conns if c.obstacle != "long_corridor" and c.path]
+        floor = max(LONG_MIN, LONG_FACTOR * statistics.median(others)) if others else LONG_MIN
+        for c in conns:
+            if c.obstacle == "long_corridor":
+                assert len(c.path) >= floor, (len(c.path), others)
+        # A level of six rooms fits in 40 x 40 squares, corridors and the way in included.
+        xs, ys = [], []
+        for r in level_rooms:
+            xs += [r.x, r.x + r.w]
+            ys += [r.y, r.y + r.h]
+            for x, y in r.entry:
+                xs += [x, x + 1]
+                ys += [y, y + 1]
+        for c in conns:
+            for x, y in c.path:
+                xs += [x, x + 1]
+                ys += [y, y + 1]
+        assert max(xs) - min(xs) <= MAX_LEVEL_SQUARES and max(ys) - min(ys) <= MAX_LEVEL_SQUARES
+    # Levels stack: a way down arrives on the square under the one it leaves, on both floors.
+    for c in site.connections:
+        if c.levels:
+            assert c.path == []
+            assert c.at == c.to_at
+            assert c.at in _floor(rooms[c.from_room]) and c.to_at in _floor(rooms[c.to_room])
+    # The way in runs from the entrance's wall to beyond everything else on its level.
+    entrance = next(r for r in site.rooms if r.entrance)
+    way = entrance.entry
+    assert way and abs(way[0][0] - entrance.x - entrance.w / 2 + 0.5) <= entrance.w / 2 + 0.5
+    for p, q in zip(way, way[1:], strict=False):
+        assert abs(p[0] - q[0]) + abs(p[1] - q[1]) == 1
+
+
+@given(seed=SEEDS, level=st.integers(1, 10), rooms=st.sampled_from(ROOM_COUNTS))
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_plans_keep_every_rule(builtin_tables, seed, level, rooms):
+    check_plan_properties(generate_site(builtin_tables, Rng(seed), level=level, rooms=rooms))
+
+
+@pytest.mark.parametrize("rooms", ROOM_COUNTS)
+def test_plans_keep_every_rule_for_every_theme(builtin_tables, rooms):
+    from generator.build.site import themes
+
+    for key in themes(builtin_tables):
+        site = generate_site(builtin_tables, Rng(f"plan/{key}/{rooms}"), rooms=rooms, theme=key)
+        check_plan_properties(site)
+
+
+def test_shapes_come_from_the_room_types(builtin_tables):
+    counts: Counter = Counter()
+    for i in range(120):
+        site = generate_site(builtin_tables, Rng(f"shapes/{i}"), rooms=12)
+        counts.update(r.shape for r in site.rooms)
+    assert {"rect", "round", "octagon", "cross", "cave"} <= set(counts)
+
+
+def test_room_type_sizes_are_whole_squares(builtin_tables):
+    """The key's size and the plan's agree: every built-in size is in 10-foot steps."""
+    for entry in builtin_tables.entries("site/room-types"):
+        feet = [int(n) for n in entry["size"].split() if n.isdigit()]
+        assert feet and all(f % 10 == 0 for f in feet), entry["size"]
+
+
+def test_squares_reads_sizes():
+    assert shapes.squares("30 by 40 feet") == (3, 4)
+    assert shapes.squares("20 feet across") == (2, 2)
+    assert shapes.squares("15 by 20 feet") == (2, 2)
+    assert shapes.squares("no size") == (3, 3)
+    assert shapes.squares("99999 by 5 feet") == (shapes.MAX_SIDE, 1)
+
+
+def test_a_six_room_level_fits_an_a5_page(builtin_tables):
+    """Drawn on A5 with no text under 6.5 points, a six-room level keeps squares of 3 mm."""
+    from generator.render.booklet import PAPERS
+    from generator.render.site_map import booklet_maps
+
+    for i in range(25):
+        site = generate_site(builtin_tables, Rng(f"a5/{i}"), level=1 + i % 10)
+        (page,) = booklet_maps(site, PAPERS["a5"])
+        assert page["scale"] >= 3.0, (site.seed, page["scale"])
+
+
+# ---------------------------------------------------------------- the plan is the model's
+
+
+def test_the_plan_is_deterministic_and_survives_json(builtin_tables):
+    a = generate_site(builtin_tables, Rng("stable"), rooms=18)
+    b = generate_site(builtin_tables, Rng("stable"), rooms=18)
+    assert a.to_dict() == b.to_dict()
+    back = from_dict(json.loads(json.dumps(a.to_dict())))
+    assert back.to_dict() == a.to_dict()
+
+
+def _strip_plan(data: dict) -> dict:
+    """A document without its corridors and ways (rooms keep their sizes and shapes)."""
+    for r in data["rooms"]:
+        r["map"] = {k: v for k, v in r["map"].items() if k in ("w", "h", "shape")}
+    for c in data["connections"]:
+        for key in ("path", "door", "at", "to_at"):
+            c.pop(key, None)
+    return data
+
+
+def test_a_document_without_a_plan_gets_the_same_plan(builtin_tables):
+    site = generate_site(builtin_tables, Rng("replan"), rooms=12)
+    data = site.to_dict()
+    back = from_dict(_strip_plan(json.loads(json.dumps(data))))
+    assert back.to_dict() == data
+
+
+def test_contents_never_move_the_plan(builtin_tables):
+    """The plan depends on sizes, shapes, the graph and the ways' kinds, never on contents."""
+    site = generate_site(builtin_tables, Rng("contents"), rooms=12)
+    data = _strip_plan(json.loads(json.dumps(site.to_dict())))
+    data["rooms"][2]["description"] = "A different room altogether."
+    data["rooms"][2]["monsters"] = []
+    data["rooms"][4]["light"] = "pitch darkness"
+    data["connections"][1]["description"] = "Another door."
+    back = from_dict(data)
+    for r, r2 in zip(site.rooms, back.rooms, strict=True):
+        assert r.map_dict() == r2.map_dict()
+    for c, c2 in zip(site.connections, back.connections, strict=True):
+        assert (c.path, c.door, c.at, c.to_at) == (c2.path, c2.door, c2.at, c2.to_at)
+
+
+def test_a_hand_edited_plan_is_kept_and_a_new_way_is_routed(builtin_tables):
+    site = generate_site(builtin_tables, Rng("edited"), rooms=6)
+    data = json.loads(json.dumps(site.to_dict()))
+    # Move room 4 two squares further out and drop its corridors: they are routed again.
+    data["rooms"][3]["map"]["x"] -= 40
+    for c in data["connections"]:
+        if 4 in (c["from"], c["to"]):
+            c.pop("path")
+            c.pop("door")
+    # A new way the referee added between rooms 1 and 4.
+    data["connections"].append(
+        {"from": 1, "to": 4, "obstacle": "none", "description": "A crack.", "passage": ""}
+    )
+    back = from_dict(data)
+    assert back.room(4).x == site.room(4).x - 40
+    kept = [c for c in back.connections if 4 not in (c.from_room, c.to_room)]
+    for c in kept:
+        orig = next(
+            o for o in site.connections if (o.from_room, o.to_room) == (c.from_room, c.to_room)
+        )
+        assert c.path == orig.path
+    for c in back.connections:
+        assert c.path is not None
+    check_plan(back)
+
+
+@pytest.mark.parametrize(
+    "edit, needle",
+    [
+        (lambda d: d["connections"][0]["path"].insert(1, [999, 999]), "path[1]"),
+        (lambda d: d["connections"][0]["path"].pop(0), "path[0]: "),
+        (lambda d: d["connections"][0]["path"].pop(), "the path ends nowhere"),
+        (lambda d: d["connections"][1]["path"].append([500, 500]), "does not follow"),
+        (lambda d: d["connections"][0]["path"].__setitem__(0, "x"), "must be a square"),
+        (lambda d: d["rooms"][0]["map"].__setitem__("w", 0), "rooms[0].map"),
+        (lambda d: d["rooms"][0]["map"].__setitem__("shape", "blob"), "rooms[0].map.shape"),
+    ],
+)
+def test_a_broken_plan_is_one_line_naming_the_json_path(builtin_tables, edit, needle):
+    site = generate_site(builtin_tables, Rng("broken"), rooms=6)
+    data = json.loads(json.dumps(site.to_dict()))
+    # A long path, so a square in the middle of it can be broken.
+    data["connections"].sort(key=lambda c: -len(c.get("path") or []))
+    edit(data)
+    with pytest.raises(DocumentError) as err:
+        from_dict(data)
+    assert needle in str(err.value) and "\n" not in str(err.value)
+
+
+def test_a_square_inside_a_room_is_named(builtin_tables):
+    site = generate_site(builtin_tables, Rng("inside"), rooms=6)
+    data = json.loads(json.dumps(site.to_dict()))
+    room = data["rooms"][2]["map"]
+    i = next(k for k, c in enumerate(data["connections"]) if c["path"])
+    data["connections"][i]["path"] = [[room["x"], room["y"]]]
+    with pytest.raises(DocumentError, match=rf"connections\[{i}\]\.path\[0\]: .* inside room 3"):
+        complete_plan(Site.from_dict(data))
+
+
+def test_cli_render_refuses_a_broken_plan_and_writes_nothing(run_cli, tmp_path):
+    doc = json.loads(run_cli("site", "--seed", "cli-broken", "-f", "json").out)
+    path = next(c for c in doc["connections"] if len(c["path"]) > 1)["path"]
+    path[1] = [path[1][0] + 5, path[1][1] + 5]  # a gap
+    src = tmp_path / "site.json"
+    src.write_text(json.dumps(doc))
+    out = tmp_path / "map.svg"
+    res = run_cli("render", str(src), "-f", "svg", "-o", str(out))
+    assert res.code == 1
+    assert "connections[" in res.err and "does not follow" in res.err
+    assert len(res.err.strip().splitlines()) == 1 and "Traceback" not in res.err
+    assert not out.exists()
