@@ -8,6 +8,7 @@ from typing import Annotated, Any
 import typer
 
 from generator.cli.common import (
+    ForceOption,
     OutputOption,
     PaperOption,
     SystemOption,
@@ -60,16 +61,22 @@ def region(
         typer.Option(help="Re-roll one hex (XXYY) and keep the rest; repeatable."),
     ] = None,
     fmt: Annotated[
-        str, typer.Option("--format", "-f", help="text, md, json, svg, html or pdf.")
+        str,
+        typer.Option(
+            "--format", "-f", help="text, md, json, svg, html, pdf, or a folder: foundry, vault."
+        ),
     ] = "text",
     out: OutputOption = None,
     paper: PaperOption = "a4",
     templates: TemplatesOption = None,
     system: SystemOption = None,
+    force: ForceOption = False,
 ) -> None:
     """Generate a hex region: terrain, havens, sites, lairs, landmarks, factions, encounters.
 
     Example: delve region --radius 3 --seed harrowdeep --format svg
+
+    Example: delve region --radius 3 --seed saltmarch --format vault -o saltmarch-vault
     """
     from generator.build.region import generate_region
     from generator.build.region.terrain import parse_size
@@ -98,4 +105,4 @@ def region(
         finally:
             if bar is not None:
                 bar.close()
-        _write(model, fmt, out, system)
+        _write(model, fmt, out, system, force)
