@@ -33,6 +33,8 @@ def export_folder(model: Any, fmt: str, out: Path | None, system: str | None, fo
     module, _, name = FOLDER_FORMATS[fmt].partition(":")
     exporter = getattr(importlib.import_module(module), name)
     with using_system(chosen):
-        exporter(model, writer)
+        notes = exporter(model, writer) or []
     writer.commit()
+    for line in notes:
+        typer.echo(f"delve: note: {line}", err=True)
     typer.echo(f"wrote {target}/ ({len(writer.files)} files)", err=True)

@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 
+from generator.render import blocks as b
+
 Escape = Callable[[str], str]
 Format = Callable[[str, str], str]  # (target, shown text, already escaped) -> link
 
@@ -72,6 +74,61 @@ def escape_html(text: str) -> str:
     from html import escape
 
     # Foundry enriches text: [[...]] is an inline roll and @Word[...] a link, so table text
-    # must not be able to write either. Brackets become entities, which the browser shows as is.
+    # must not be able to write either (nor close a link's {label}). Brackets and braces become
+    # entities, which the browser shows as the characters.
     out = escape(text, quote=False)
-    return out.replace("[", "&#91;").replace("]", "&#93;").replace("@", "&#64;")
+    for char, entity in (("[", "&#91;"), ("]", "&#93;"), ("{", "&#123;"), ("}", "&#125;")):
+        out = out.replace(char, entity)
+    return out.replace("@", "&#64;")
+
+
+EXIT = re.compile(r"^Exit to (\d+)\b")
+Marker = Callable[["b.Block"], "b.Block"]
+
+
+def linked(
+    blocks: Iterable[b.Block],
+    linker: Linker,
+    skip: str = "",
+    rooms: dict[int, tuple[str, str]] | None = None,
+    done: set[str] | None = None,
+    marker: Marker | None = None,
+) -> list[b.Block]:
+    """Blocks with their text escaped and the first mention of every other target linked.
+
+    `rooms` (room id -> (target, '4. Name')) turns each 'Exit to 4' into a link to room 4;
+    table cells link every mention, row by row; `marker` turns the marker blocks of
+    :mod:`generator.export.split` into the exporter's own link items.
+    """
+    done = set() if done is None else done
+    out = []
+    for block in blocks:
+        if block.kind not in KINDS:
+            if marker is not None:
+                out.append(marker(block))
+            continue
+        if block.kind == "table" and block.rows:
+            head, *rows = block.rows
+            out.append(
+                b.table(
+                    [[linker.escape(c) for c in head]]
+                    + [[linker.link(c, set(), skip) for c in row] for row in rows]
+                )
+            )
+            continue
+        text = block.text
+        if block.kind in ("h1", "h2", "h3"):
+            out.append(b.Block(block.kind, linker.escape(text)))
+            continue
+        m = EXIT.match(text) if rooms else None
+        if m and rooms and int(m.group(1)) in rooms:
+            target, shown = rooms[int(m.group(1))]
+            rest = linker.link(text[m.end() :], done, skip)
+            exit_link = linker.fmt(target, linker.escape(shown))
+            out.append(b.Block(block.kind, f"Exit to {exit_link}{rest}"))
+            continue
+        out.append(b.Block(block.kind, linker.link(text, done, skip)))
+    return out
+
+
+KINDS = ("h1", "h2", "h3", "p", "li", "table", "rule")

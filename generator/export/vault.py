@@ -23,7 +23,8 @@ import yaml
 
 from generator.engine.words import count
 from generator.export.files import FolderWriter, Names
-from generator.export.links import Linker, escape_markdown
+from generator.export.links import Linker, escape_markdown, linked
+from generator.export.split import haven_blocks, monster_blocks, split_region, split_site
 from generator.model.monster import Monster
 from generator.model.region import Region
 from generator.model.site import Room, Site
@@ -31,9 +32,6 @@ from generator.model.treasure import Item
 from generator.render import blocks as b
 from generator.render.context import system_for
 from generator.systems import System
-
-EXIT = re.compile(r"^Exit to (\d+)\b")
-SITE_HEADING = re.compile(r"^Hex \d{4}: ")  # a site in full inside the region's key
 
 
 def wikilink(target: str, shown: str) -> str:
@@ -87,70 +85,8 @@ class Vault:
             writer.add(note.path, note.text())
 
 
-def linked(
-    blocks: Iterable[b.Block],
-    linker: Linker,
-    skip: str,
-    rooms: dict[int, tuple[str, str]] | None = None,
-    done: set[str] | None = None,
-) -> list[b.Block]:
-    """Blocks with their text escaped and the first mention of every other note linked.
-    `rooms` (id -> (path, '4. Name')) turns each 'Exit to 4' into a link to room 4."""
-    done = set() if done is None else done
-    out = []
-    for block in blocks:
-        if block.kind == "table" and block.rows:
-            head, *rows = block.rows
-            out.append(
-                b.table(
-                    [[escape_markdown(c) for c in head]]
-                    + [[linker.link(c, set(), skip) for c in row] for row in rows]
-                )
-            )
-            continue
-        text = block.text
-        if block.kind in ("h1", "h2", "h3"):
-            out.append(b.Block(block.kind, escape_markdown(text)))
-            continue
-        m = EXIT.match(text) if rooms else None
-        if m and rooms and int(m.group(1)) in rooms:
-            path, shown = rooms[int(m.group(1))]
-            rest = linker.link(text[m.end() :], done, skip)
-            out.append(
-                b.Block(block.kind, f"Exit to {wikilink(path, escape_markdown(shown))}{rest}")
-            )
-            continue
-        out.append(b.Block(block.kind, linker.link(text, done, skip)))
-    return out
-
-
 def link_item(target: str, shown: str, more: str = "") -> b.Block:
     return b.li(wikilink(target, escape_markdown(shown)) + escape_markdown(more))
-
-
-def sections(blocks: list[b.Block], level: str) -> list[tuple[b.Block | None, list[b.Block]]]:
-    """Split blocks at each heading of `level` (and any bigger one): (heading, blocks after)."""
-    stop = {"h1": ("h1",), "h2": ("h1", "h2"), "h3": ("h1", "h2", "h3")}[level]
-    out: list[tuple[b.Block | None, list[b.Block]]] = [(None, [])]
-    for block in blocks:
-        if block.kind in stop:
-            out.append((block, []))
-        else:
-            out[-1][1].append(block)
-    return out
-
-
-def without_empty_headings(blocks: list[b.Block]) -> list[b.Block]:
-    """Drop headings left with nothing under them (their content moved to notes of its own)."""
-    rank = {"h1": 1, "h2": 2, "h3": 3}
-    out: list[b.Block] = []
-    for block in reversed(blocks):
-        if block.kind in rank:
-            following = out[-1] if out else None
-            if following is None or rank.get(following.kind, 9) <= rank[block.kind]:
-                continue
-        out.append(block)
-    return out[::-1]
 
 
 # --------------------------------------------------------------------------- monsters and items
@@ -175,23 +111,10 @@ def monster_note(
     vault: Vault, path: str, monster: Monster, seed: str, tags: list[str], where: list[b.Block]
 ) -> None:
     """A stat block in the chosen system, its notes and description, and where it is met."""
-    from generator.render.site_key import stat_paragraph
-
     system = vault.system
-    block = system.stat_block(monster)
     note = vault.note(path, monster.name, "monster", seed, tags)
-    note.meta.update({"system": system.key, "bracket": block.bracket_name})
-    body = [b.p(escape_markdown(f"{block.title}, in {system.name}."))]
-    body.append(
-        b.table(
-            [["Stat", "Value"]]
-            + [[escape_markdown(k), escape_markdown(v)] for k, v in block.fields]
-        )
-    )
-    body += [b.li(escape_markdown(n)) for n in block.notes]
-    if monster.description:
-        body.append(b.p(escape_markdown(monster.description)))
-    body.append(b.p(escape_markdown(f"In one line: {stat_paragraph(system, monster)}")))
+    note.meta.update({"system": system.key, "bracket": monster.bracket_name})
+    body = linked(monster_blocks(system, monster), Linker([], wikilink, escape_markdown))
     if where:
         body += [b.h2("Where it is met"), *where]
     note.body = body
@@ -249,40 +172,26 @@ class SiteNotes:
 
     def build(self, extra: list[tuple[str, str]] = ()) -> None:
         from generator.render.documents import renderer
-        from generator.render.site_key import loop_order, site_blocks, stat_paragraph
 
-        site, vault, system = self.site, self.vault, self.system
+        site, vault = self.site, self.vault
         linker = Linker([*self.phrases(), *extra], wikilink, escape_markdown)
         vault.files[self.map] = renderer("site", "svg")(site)
         rooms = {r.id: (self.rooms[r.id], f"{r.id}. {r.name}") for r in site.rooms}
-        keyed = iter(loop_order(site))
-        stat_lines = {stat_paragraph(system, m): k for k, m in site.bestiary.items()}
-        index: list[b.Block] = [b.p(f"![[{self.map}]]")]
-        done: set[str] = set()
-        room_text: dict[int, list[b.Block]] = {}
-        for heading, body in sections(site_blocks(site, system), "h3"):
-            if heading is not None and heading.kind == "h3":
-                room = next(keyed)
-                room_text[room.id] = body
-                path, shown = rooms[room.id]
-                index.append(link_item(path, shown, " (entrance)" if room.entrance else ""))
-                continue
-            if heading is not None and heading.kind != "h1":
-                index.append(heading)
-            stats = [blk for blk in body if blk.kind == "li" and blk.text in stat_lines]
-            for blk in body:
-                if blk in stats:
-                    key = stat_lines[blk.text]
-                    index.append(link_item(self.monsters[key], site.bestiary[key].name))
-                else:
-                    index += linked([blk], linker, self.index, done=done)
+        split = split_site(site, self.system)
+
+        def marker(block: b.Block) -> b.Block:
+            if block.kind == "room":
+                room = site.room(int(block.text))
+                more = " (entrance)" if room.entrance else ""
+                return link_item(*rooms[room.id], more)
+            return link_item(self.monsters[block.text], site.bestiary[block.text].name)
+
         note = vault.note(self.index, site.name, "site", site.seed, self.tags)
-        note.meta.update({"level": site.level, "rooms": len(site.rooms), "system": system.key})
-        note.body = [
-            blk if blk.kind != "h2" else b.Block("h2", escape_markdown(blk.text)) for blk in index
-        ]
+        note.meta.update({"level": site.level, "rooms": len(site.rooms), "system": self.system.key})
+        body = linked(split.index, linker, self.index, marker=marker)
+        note.body = [b.p(f"![[{self.map}]]"), *body]
         for room in site.rooms:
-            self.room_note(room, room_text.get(room.id, []), linker, rooms)
+            self.room_note(room, split.parts.get(f"room/{room.id}", []), linker, rooms)
         self.monster_notes(rooms)
         self.item_notes(rooms)
 
@@ -386,55 +295,30 @@ class RegionNotes:
 
     def build(self) -> None:
         from generator.render.documents import renderer
-        from generator.render.region_key import region_blocks
-        from generator.render.site_key import stat_paragraph
 
         region, vault = self.region, self.vault
-        system = vault.system
         linker = Linker(self.phrases(), wikilink, escape_markdown)
         vault.files[self.map] = renderer("region", "svg")(region)
-        stat_lines = {stat_paragraph(system, m): k for k, m in self.bestiary.items()}
-        faction_names = {fa.name: fa for fa in region.factions}
-        hex_text: dict[str, list[b.Block]] = {}
-        faction_text: dict[str, list[b.Block]] = {}
-        index: list[b.Block] = [b.p(f"![[{self.map}]]")]
-        done: set[str] = set()
-        in_site = False  # inside "Sites in full": each site has its own folder of notes
-        for heading, body in sections(region_blocks(region, system), "h3"):
-            kind = heading.kind if heading is not None else ""
-            text = heading.text if heading is not None else ""
-            if kind in ("h1", "h2"):
-                in_site = kind == "h2" and SITE_HEADING.match(text) is not None
-            if in_site:
-                continue
-            label = text.split(" ", 1)[0]
-            if kind == "h3" and label in self.hexes and label not in hex_text:
-                h = region.hex(label)
-                hex_text[label] = body
-                index.append(link_item(self.hexes[label], f"{label} {h.place}", f" ({h.stocking})"))
-                continue
-            if kind == "h3" and text in faction_names:
-                fa = faction_names[text]
-                faction_text[fa.key] = body
-                index.append(link_item(self.factions[fa.key], fa.name, f": {fa.goal}."))
-                continue
-            if kind == "h1" and text != region.name:
-                index.append(b.h2(escape_markdown(text)))
-            elif kind in ("h2", "h3"):
-                index.append(b.Block(kind, escape_markdown(text)))
-            for blk in body:
-                if blk.kind == "li" and blk.text in stat_lines:
-                    key = stat_lines[blk.text]
-                    index.append(link_item(self.monsters[key], self.bestiary[key].name))
-                else:
-                    index += linked([blk], linker, self.index, done=done)
+        split = split_region(region, vault.system, self.bestiary)
+
+        def marker(block: b.Block) -> b.Block:
+            if block.kind == "hex":
+                h = region.hex(block.text)
+                return link_item(self.hexes[h.label], f"{h.label} {h.place}", f" ({h.stocking})")
+            if block.kind == "faction":
+                fa = region.faction(block.text)
+                return link_item(self.factions[fa.key], fa.name, f": {fa.goal}.")
+            return link_item(self.monsters[block.text], self.bestiary[block.text].name)
+
+        index = [b.p(f"![[{self.map}]]"), *linked(split.index, linker, self.index, marker=marker)]
         if self.sites:
             index.append(b.h2("Sites"))
             for lab, sn in self.sites.items():
                 index.append(link_item(sn.index, sn.site.name, f" (hex {lab})"))
-        index = without_empty_headings(index)
+        hex_text = {k[4:]: v for k, v in split.parts.items() if k.startswith("hex/")}
+        faction_text = {k[8:]: v for k, v in split.parts.items() if k.startswith("faction/")}
         note = vault.note(self.index, region.name, "region", region.seed, [self.tag])
-        note.meta.update({"hexes": len(region.hexes), "system": system.key})
+        note.meta.update({"hexes": len(region.hexes), "system": vault.system.key})
         note.body = index
         self.hex_notes(hex_text, linker)
         self.haven_notes(linker)
@@ -459,42 +343,12 @@ class RegionNotes:
             note.body = [lead, *linked(text.get(h.label, []), linker, path)]
 
     def haven_notes(self, linker: Linker) -> None:
-        from generator.render.region_key import MOOD_NOTES
-
-        region = self.region
         for lab, path in self.havens.items():
-            h = region.hex(lab)
-            hv = h.haven
+            hv = self.region.hex(lab).haven
             assert hv is not None
             note = self.vault.note(path, hv.name, "haven", hv.seed, [self.tag])
             note.meta.update({"hex": lab, "haven": hv.kind})
-            done: set[str] = set()
-            body = [
-                b.p(
-                    escape_markdown(f"A {hv.kind} in ")
-                    + wikilink(self.hexes[lab], escape_markdown(f"hex {lab}"))
-                    + ". "
-                    + linker.link(hv.description, done, path)
-                ),
-                b.li("Offers: " + linker.link(hv.offers, done, path)),
-                b.li("Run by " + linker.link(hv.runner, done, path) + "."),
-            ]
-            people = {id(p): pth for pth, p, _ in self.people}
-            if hv.npcs:
-                body.append(b.h2("People"))
-            for npc in hv.npcs:
-                mood = (
-                    f": {npc.trait}. Mood towards strangers: {npc.mood} "
-                    f"({MOOD_NOTES.get(npc.mood, '')})."
-                )
-                body.append(link_item(people[id(npc)], f"{npc.name}, {npc.role}", mood))
-            if hv.rumour:
-                truth = "true" if hv.rumour.true else "false"
-                body.append(b.h2("Rumour"))
-                body.append(
-                    b.p(linker.link(f'"{region.rumour_text(hv.rumour)}" ({truth})', done, path))
-                )
-            note.body = body
+            note.body = linked(haven_blocks(self.region, lab), linker, path)
 
     def faction_notes(self, text: dict[str, list[b.Block]], linker: Linker) -> None:
         region = self.region
@@ -563,7 +417,7 @@ class RegionNotes:
                     where.append(
                         b.li(
                             wikilink(self.index, escape_markdown(t.name))
-                            + escape_markdown(f" encounters ({', '.join(rolls)} on the {t.die})")
+                            + escape_markdown(f" ({', '.join(rolls)} on the {t.die})")
                         )
                     )
             for h in region.hexes:
