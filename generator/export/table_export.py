@@ -172,7 +172,7 @@ class _Blanks(dict):
 
 
 def _only_ref(entry: Entry) -> str | None:
-    parts = entry.template.parts
+    parts = [p for p in entry.template.parts if p != ""]
     if entry.template.static is None and len(parts) == 1 and parts[0][0] == "ref":
         return parts[0][1]
     return None
