@@ -220,25 +220,30 @@ def test_region_scene_is_a_hex_grid_drawn_to_its_picture(region_docs):
 
 
 def stub_geometry():
-    """A level as the plan API describes it: squares, a wall outline, three doorways, a light."""
+    """A level as generator/plan/geometry.py gives it: squares from the picture's top-left
+    corner, a wall outline, three doorways, a flickering light in ARGB."""
     door = SimpleNamespace
     return SimpleNamespace(
-        origin=(2, 3),
+        origin=(-4, 7),  # the plan square at the picture's corner: not needed for pixels
         size=(10, 8),
-        walls=[[(2, 3), (12, 3), (12, 11), (2, 11), (2, 3)]],
+        walls=[[(0, 0), (10, 0), (10, 8), (0, 8), (0, 0)]],
         doors=[
-            door(ends=((5, 3), (6, 3)), kind="locked", rooms=(1, 2)),
-            door(ends=((12, 5), (12, 6)), kind="secret", rooms=(2, 3)),
-            door(ends=((2, 7), (2, 8)), kind="open", rooms=(3, 1)),
+            door(a=(3, 0), b=(4, 0), kind="locked", rooms=(1, 2)),
+            door(a=(10, 2), b=(10, 3), kind="secret", rooms=(2, 3)),
+            door(a=(0, 4), b=(0, 5), kind="open", rooms=(3, 1)),
         ],
-        lights=[SimpleNamespace(at=(4, 5), radius=3, colour="#ff9933", intensity=0.6, room=1)],
-        labels={1: (4, 5)},
+        lights=[
+            SimpleNamespace(
+                position=(2, 2), radius=3, color="ffff9933", intensity=0.6, room=1, flicker=True
+            )
+        ],
+        labels={1: (2, 2)},
     )
 
 
 def test_level_scene_walls_doors_lights_and_notes_in_pixels(builtin_tables):
     site = generate_site(builtin_tables, Rng("stub"))
-    image = LevelImage(b"", 1000, 800, (2, 3), 100)
+    image = LevelImage(b"", 1000, 800, 100)
     pages = {r.id: stable_id("page", str(r.id)) for r in site.rooms}
     doc = level_scene(site, 1, stub_geometry(), image, "delve/x/maps/l1.png", "E" * 16, pages)
     validate("Scene", doc)
@@ -250,13 +255,12 @@ def test_level_scene_walls_doors_lights_and_notes_in_pixels(builtin_tables):
         [0, 800, 0, 0],
     ]
     doors = {tuple(w["c"]): (w["door"], w["ds"]) for w in doc["walls"] if w["door"]}
-    assert doors == {
-        (300, 0, 400, 0): (1, 2),
-        (1000, 200, 1000, 300): (2, 0),
-        (0, 400, 0, 500): (1, 1),
-    }
+    # A stuck or locked door is a door, shut and locked; a hidden one a secret door; an open
+    # way is a gap, with no wall at all.
+    assert doors == {(300, 0, 400, 0): (1, 2), (1000, 200, 1000, 300): (2, 0)}
     (lamp,) = doc["lights"]
     assert (lamp["x"], lamp["y"]) == (200, 200) and lamp["config"]["dim"] == 30
+    assert lamp["config"]["color"] == "#ff9933" and lamp["config"]["animation"]["type"] == "torch"
     assert doc["grid"] == {**doc["grid"], "type": 1, "size": 100, "distance": 10}
     notes = {n["pageId"]: (n["x"], n["y"]) for n in doc["notes"]}
     assert notes[pages[1]] == (200, 200)

@@ -19,7 +19,7 @@ DPI = 100  # the PNG's resolution: at the maps renderer's scale this sets grid.s
 def plan_available() -> bool:
     try:
         import generator.plan.geometry  # noqa: F401
-        import generator.render.site_png  # noqa: F401
+        import generator.render.site_png  # noqa: F401  (the name to switch to: see level_png)
     except ImportError:
         return False
     return True
@@ -36,18 +36,14 @@ def level_images(site: Any, dpi: int = DPI) -> list[tuple[int, Any, LevelImage]]
 
     out = []
     for level in range(1, site.levels + 1):
-        geometry = level_geometry(site, level, players=True)
+        # The referee's geometry: a hidden door is a doorway there (a secret door in Foundry,
+        # which only the referee sees); on the players' it is wall. Its points are in squares
+        # from the picture's top-left corner, as the players' picture is drawn.
+        geometry = level_geometry(site, level, players=False)
         png = level_png(site, level, players=True, dpi=dpi)
         with Image.open(io.BytesIO(png)) as img:
             width, height = img.size
-        (ox, oy), (w, _h) = _pair(geometry.origin), _pair(geometry.size)
-        pixels = round(width / w) if w else 100
-        out.append((level, geometry, LevelImage(png, width, height, (ox, oy), pixels)))
+        squares = geometry.size[0]
+        pixels = round(width / squares) if squares else 100
+        out.append((level, geometry, LevelImage(png, width, height, pixels)))
     return out
-
-
-def _pair(value: Any) -> tuple[float, float]:
-    if hasattr(value, "x"):
-        return float(value.x), float(value.y)
-    a, b = value
-    return float(a), float(b)

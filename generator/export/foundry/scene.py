@@ -19,7 +19,6 @@ from generator.export.foundry.docs import (
     DOOR_DOOR,
     DOOR_LOCKED,
     DOOR_NONE,
-    DOOR_OPEN,
     DOOR_SECRET,
     GRID_SQUARE,
     TEXT_ANCHOR_BOTTOM,
@@ -30,11 +29,12 @@ from generator.export.foundry.docs import (
 SENSE_NORMAL = 20  # CONST.WALL_SENSE_TYPES.NORMAL and WALL_MOVEMENT_TYPES.NORMAL
 FEET_PER_SQUARE = 10  # FMC Basic maps are drawn in 10-foot squares
 
-# The plan's doorway kinds -> Foundry's (door type, door state).
-DOOR_STATES = {
-    "open": (DOOR_DOOR, DOOR_OPEN),  # an open way with a doorway: a door standing open
+# The plan's doorway kinds -> Foundry's (door type, door state); an open way is a gap in the
+# walls and gets no wall at all.
+DOOR_STATES: dict[str, tuple[int, int] | None] = {
+    "open": None,
     "door": (DOOR_DOOR, DOOR_CLOSED),
-    "locked": (DOOR_DOOR, DOOR_LOCKED),  # FMC Basic's stuck or locked door
+    "locked": (DOOR_DOOR, DOOR_LOCKED),  # FMC Basic's stuck or locked door: shut and locked
     "stuck": (DOOR_DOOR, DOOR_LOCKED),
     "secret": (DOOR_SECRET, DOOR_CLOSED),  # a hidden door: only the referee sees it
     "hidden": (DOOR_SECRET, DOOR_CLOSED),
@@ -58,8 +58,26 @@ def wall(
     }
 
 
+def rgb(colour: Any) -> str | None:
+    """'#rrggbb' from '#rrggbb', 'rrggbb' or the plan's ARGB 'aarrggbb'; None if unreadable."""
+    if not isinstance(colour, str):
+        return None
+    c = colour.strip().lstrip("#").lower()
+    if len(c) == 8:
+        c = c[2:]
+    if len(c) != 6 or any(ch not in "0123456789abcdef" for ch in c):
+        return None
+    return f"#{c}"
+
+
 def light(
-    key: str, x: float, y: float, radius_feet: float, colour: str | None, intensity: float
+    key: str,
+    x: float,
+    y: float,
+    radius_feet: float,
+    colour: str | None,
+    intensity: float,
+    flicker: bool = False,
 ) -> dict[str, Any]:
     """An ambient light: dim to its radius, bright to half of it (Foundry measures in the
     scene's distance units: feet here)."""
@@ -69,8 +87,9 @@ def light(
         "bright": round(radius_feet / 2, 2),
         "alpha": round(0.25 + 0.5 * alpha, 3),
         "luminosity": 0.5,
-        "animation": {"type": "torch", "speed": 2, "intensity": 3, "reverse": False},
     }
+    if flicker:  # a flame: Foundry's torch animation
+        config["animation"] = {"type": "torch", "speed": 2, "intensity": 3, "reverse": False}
     if colour:
         config["color"] = colour
     return {
@@ -177,7 +196,6 @@ class LevelImage:
     png: bytes
     width: int  # pixels
     height: int
-    origin: tuple[float, float]  # the plan square at the picture's top-left corner
     pixels: int  # per 10-foot square: the scene's grid.size
 
 
@@ -217,13 +235,13 @@ def level_scene(
     journal_id: str,
     room_pages: dict[int, str],
 ) -> dict[str, Any]:
-    """One level of a site as a Scene: walls, doors, lights and room notes in pixels."""
-    ox, oy = image.origin
+    """One level of a site as a Scene: walls, doors, lights and room notes in pixels. The
+    geometry's points are squares from the picture's top-left corner (generator/plan/geometry)."""
     px = image.pixels
 
     def at(point: Any) -> tuple[float, float]:
         x, y = _pair(point)
-        return (x - ox) * px, (y - oy) * px
+        return x * px, y * px
 
     key = f"site/{site.seed}/level/{level}"
     walls = []
@@ -237,23 +255,26 @@ def level_scene(
     for i, door in enumerate(_get(geometry, "doors", default=[])):
         a, b = door_ends(door)
         kind = str(_get(door, "kind", "state", default="door"))
-        door_type, state = DOOR_STATES.get(kind, (DOOR_DOOR, DOOR_CLOSED))
-        walls.append(wall(f"{key}/door/{i}", (*at(a), *at(b)), door_type, state))
+        how = DOOR_STATES.get(kind, (DOOR_DOOR, DOOR_CLOSED))
+        if how is not None:
+            walls.append(wall(f"{key}/door/{i}", (*at(a), *at(b)), *how))
     lights = []
     for i, lamp in enumerate(_get(geometry, "lights", default=[])):
         x, y = at(_get(lamp, "at", "position", "centre", "center", default=lamp))
         radius = float(_get(lamp, "radius", default=3)) * FEET_PER_SQUARE
-        colour = _get(lamp, "colour", "color")
+        colour = rgb(_get(lamp, "colour", "color"))
         intensity = float(_get(lamp, "intensity", default=0.5))
-        lights.append(light(f"{key}/light/{i}", x, y, radius, colour, intensity))
+        flicker = bool(_get(lamp, "flicker", default=False))
+        lights.append(light(f"{key}/light/{i}", x, y, radius, colour, intensity, flicker))
     labels = _get(geometry, "labels", "label_positions", default={}) or {}
     notes = []
     for room in sorted(site.rooms, key=lambda r: r.id):
         if room.level != level or room.id not in room_pages:
             continue
         spot = labels.get(room.id) if isinstance(labels, dict) else None
-        if spot is None:
-            spot = (room.x + room.w / 2, room.y + room.h / 2)
+        if spot is None:  # a room the plan gives no label place: the middle of its box
+            ox, oy = _pair(_get(geometry, "origin", default=(0, 0)))
+            spot = (room.x - ox + room.w / 2, room.y - oy + room.h / 2)
         x, y = at(spot)
         notes.append(
             note(
