@@ -19,44 +19,58 @@ Format = Callable[[str, str], str]  # (target, shown text, already escaped) -> l
 
 
 class Linker:
+    """Finds phrases by their first word: a region names thousands of notes, and one regular
+    expression of them all would be slow to scan every line with."""
+
     def __init__(self, phrases: Iterable[tuple[str, str]], fmt: Format, escape: Escape) -> None:
         """`phrases`: (phrase, target) pairs; a longer phrase wins over a shorter one inside it."""
         self.fmt, self.escape = fmt, escape
         self.targets: dict[str, str] = {}
         for phrase, target in phrases:
-            phrase = phrase.strip()
+            phrase = " ".join(phrase.split())
             if len(phrase) >= 3:  # shorter names would link half the words of a page
                 self.targets.setdefault(phrase.lower(), target)
-        ordered = sorted(self.targets, key=lambda p: (-len(p), p))
-        self._re = (
-            re.compile(
-                r"(?<![\w])(" + "|".join(re.escape(p) for p in ordered) + r")(?![\w])",
-                re.IGNORECASE,
-            )
-            if ordered
-            else None
-        )
+        # first word -> [(phrase, target)], longest phrase first
+        self._by_word: dict[str, list[tuple[str, str]]] = {}
+        for phrase in sorted(self.targets, key=lambda p: (-len(p), p)):
+            first = _WORD.match(phrase)
+            key = first.group(0) if first else phrase[:1]
+            self._by_word.setdefault(key, []).append((phrase, self.targets[phrase]))
+
+    def _matches(self, text: str) -> Iterable[tuple[int, int, str]]:
+        """(start, end, target) of each phrase at a word start, leftmost-longest, no overlaps."""
+        lower = text.lower()
+        pos = 0
+        for m in _WORD.finditer(lower):
+            if m.start() < pos:
+                continue
+            for phrase, target in self._by_word.get(m.group(0), ()):
+                end = m.start() + len(phrase)
+                if lower.startswith(phrase, m.start()) and (
+                    end == len(lower) or not (lower[end].isalnum() or lower[end] == "_")
+                ):
+                    yield m.start(), end, target
+                    pos = end
+                    break
 
     def link(self, text: str, done: set[str] | None = None, skip: str = "") -> str:
         """`text` escaped, with its first mention of each target not in `done` (updated) and
         not `skip` (the note itself) made a link."""
         done = set() if done is None else done
-        if self._re is None:
-            return self.escape(text)
         out: list[str] = []
         pos = 0
-        for m in self._re.finditer(text):
-            target = self.targets[m.group(1).lower()]
+        for start, end, target in self._matches(text) if self._by_word else ():
             if target in done or target == skip:
                 continue
             done.add(target)
-            out.append(self.escape(text[pos : m.start()]))
-            out.append(self.fmt(target, self.escape(m.group(1))))
-            pos = m.end()
+            out.append(self.escape(text[pos:start]))
+            out.append(self.fmt(target, self.escape(text[start:end])))
+            pos = end
         out.append(self.escape(text[pos:]))
         return "".join(out)
 
 
+_WORD = re.compile(r"\w+")
 _MD_SPECIAL = re.compile(r"([\\\[\]])")
 
 

@@ -13,6 +13,7 @@ from typing import Any
 
 from generator.export.files import FolderWriter, Names
 from generator.export.foundry.docs import FOUNDRY_VERSION, dumps
+from generator.export.foundry.journal import SiteJournal
 from generator.model.region import Region
 from generator.model.site import Site
 from generator.render.context import system_for
@@ -44,13 +45,13 @@ class FoundryExport:
         self.writer.add(path, png)
         return f"{self.root}/{path}"
 
-    def site(self, site: Site, system: System) -> None:
+    def site(self, site: Site, system: System, sj: SiteJournal | None = None) -> None:
         from generator.export.foundry.journal import site_journal
         from generator.export.foundry.plan import level_images
         from generator.export.foundry.rolltable import site_encounters
         from generator.export.foundry.scene import level_scene
 
-        sj = site_journal(site, system)
+        sj = sj or site_journal(site, system)
         self.add("JournalEntry", sj.journal.document())
         self.add("RollTable", site_encounters(site, system, sj.journal.id, sj.monsters))
         levels = level_images(site)
@@ -85,7 +86,7 @@ class FoundryExport:
         self.add("Scene", region_scene(region, lay, src, rj.journal.id, rj.hexes, overview))
         for h in region.hexes:
             if h.site:
-                self.site(h.site, system)
+                self.site(h.site, system, sites[h.label])
 
     def finish(self) -> None:
         docs = sorted(self.documents, key=lambda d: ORDER[d["type"]])
