@@ -19,39 +19,60 @@ Format = Callable[[str, str], str]  # (target, shown text, already escaped) -> l
 
 
 class Linker:
-    """Finds phrases by their first word: a region names thousands of notes, and one regular
-    expression of them all would be slow to scan every line with."""
+    """Finds phrases word by word: a region names thousands of notes, and one regular expression
+    of them all (or a scan of every phrase at every word) would be slow on every line.
 
-    def __init__(self, phrases: Iterable[tuple[str, str]], fmt: Format, escape: Escape) -> None:
+    A phrase is its words (letters and digits; 'Man-at-Arms' is man, at, arms), matched
+    case-insensitively at word boundaries, leftmost and longest first. A linker may sit over a
+    `parent`, whose phrases it adds to (its own win): a region's names under each site's.
+    """
+
+    def __init__(
+        self,
+        phrases: Iterable[tuple[str, str]],
+        fmt: Format,
+        escape: Escape,
+        parent: Linker | None = None,
+    ) -> None:
         """`phrases`: (phrase, target) pairs; a longer phrase wins over a shorter one inside it."""
         self.fmt, self.escape = fmt, escape
-        self.targets: dict[str, str] = {}
+        self.parent = parent
+        self.targets: dict[tuple[str, ...], str] = {}
         for phrase, target in phrases:
-            phrase = " ".join(phrase.split())
-            if len(phrase) >= 3:  # shorter names would link half the words of a page
-                self.targets.setdefault(phrase.lower(), target)
-        # first word -> [(phrase, target)], longest phrase first
-        self._by_word: dict[str, list[tuple[str, str]]] = {}
-        for phrase in sorted(self.targets, key=lambda p: (-len(p), p)):
-            first = _WORD.match(phrase)
-            key = first.group(0) if first else phrase[:1]
-            self._by_word.setdefault(key, []).append((phrase, self.targets[phrase]))
+            if len(phrase.strip()) >= 3:  # shorter names would link half the words of a page
+                words = tuple(_WORD.findall(phrase.lower()))
+                if words:
+                    self.targets.setdefault(words, target)
+        self.lengths = sorted({len(k) for k in self.targets}, reverse=True)
+        self.firsts = {k[0] for k in self.targets}
+        if parent is not None:
+            self.lengths = sorted(set(self.lengths) | set(parent.lengths), reverse=True)
+            self.firsts |= parent.firsts
+
+    def _target(self, words: tuple[str, ...]) -> str | None:
+        found = self.targets.get(words)
+        if found is None and self.parent is not None:
+            return self.parent._target(words)
+        return found
 
     def _matches(self, text: str) -> Iterable[tuple[int, int, str]]:
-        """(start, end, target) of each phrase at a word start, leftmost-longest, no overlaps."""
-        lower = text.lower()
-        pos = 0
-        for m in _WORD.finditer(lower):
-            if m.start() < pos:
-                continue
-            for phrase, target in self._by_word.get(m.group(0), ()):
-                end = m.start() + len(phrase)
-                if lower.startswith(phrase, m.start()) and (
-                    end == len(lower) or not (lower[end].isalnum() or lower[end] == "_")
-                ):
-                    yield m.start(), end, target
-                    pos = end
-                    break
+        """(start, end, target) of each phrase, leftmost-longest, never overlapping."""
+        tokens = list(_WORD.finditer(text.lower()))
+        words = [t.group(0) for t in tokens]
+        i, n = 0, len(tokens)
+        while i < n:
+            if words[i] in self.firsts:
+                for size in self.lengths:
+                    if i + size <= n:
+                        target = self._target(tuple(words[i : i + size]))
+                        if target is not None:
+                            yield tokens[i].start(), tokens[i + size - 1].end(), target
+                            i += size
+                            break
+                else:
+                    i += 1
+            else:
+                i += 1
 
     def link(self, text: str, done: set[str] | None = None, skip: str = "") -> str:
         """`text` escaped, with its first mention of each target not in `done` (updated) and
@@ -59,7 +80,7 @@ class Linker:
         done = set() if done is None else done
         out: list[str] = []
         pos = 0
-        for start, end, target in self._matches(text) if self._by_word else ():
+        for start, end, target in self._matches(text) if self.firsts else ():
             if target in done or target == skip:
                 continue
             done.add(target)
@@ -70,7 +91,7 @@ class Linker:
         return "".join(out)
 
 
-_WORD = re.compile(r"\w+")
+_WORD = re.compile(r"[^\W_]+")
 _MD_SPECIAL = re.compile(r"([\\\[\]])")
 
 

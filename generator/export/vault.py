@@ -170,11 +170,11 @@ class SiteNotes:
         out += [(item_name(i), path) for i, path in self.items]
         return out
 
-    def build(self, extra: list[tuple[str, str]] = ()) -> None:
+    def build(self, parent: Linker | None = None) -> None:
         from generator.render.documents import renderer
 
         site, vault = self.site, self.vault
-        linker = Linker([*self.phrases(), *extra], wikilink, escape_markdown)
+        linker = Linker(self.phrases(), wikilink, escape_markdown, parent)
         vault.files[self.map] = renderer("site", "svg")(site)
         rooms = {r.id: (self.rooms[r.id], f"{r.id}. {r.name}") for r in site.rooms}
         split = split_site(site, self.system)
@@ -326,9 +326,11 @@ class RegionNotes:
         self.people_notes(linker)
         self.monster_notes()
         self.item_notes()
-        region_phrases = self.phrases()
+        # A site's text links the region's places and people; its monsters are its own.
+        places = [p for p in self.phrases() if not p[1].startswith("Monsters/")]
+        under = Linker(places, wikilink, escape_markdown)
         for sn in self.sites.values():
-            sn.build(extra=[p for p in region_phrases if not p[1].startswith("Monsters/")])
+            sn.build(under)
 
     def hex_notes(self, text: dict[str, list[b.Block]], linker: Linker) -> None:
         for h in self.region.hexes:
