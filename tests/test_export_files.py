@@ -129,3 +129,25 @@ def test_a_hand_edited_manifest_cannot_reach_outside_the_folder(tmp_path):
     (target / MANIFEST).write_text(json.dumps({"files": ["../precious.md", "a.md"]}))
     _writer(target, force=True, files={"z.md": "Z"}).commit()
     assert outside.read_text() == "keep"
+
+
+def test_linker_links_the_longest_first_mention_once_and_escapes_the_rest():
+    from generator.export.links import Linker, escape_markdown
+
+    def fmt(target, shown):
+        return f"[[{target}|{shown}]]"
+
+    linker = Linker(
+        [("Bog Hag", "M/hag"), ("bog hags", "M/hag"), ("Bog", "M/bog"), ("hex 0303", "H/0303")],
+        fmt,
+        escape_markdown,
+    )
+    text = "Two bog hags [[x]] wait in hex 0303; a Bog Hag waits in hex 03030 too. Bog!"
+    out = linker.link(text, skip="")
+    assert out == (
+        "Two [[M/hag|bog hags]] \\[\\[x\\]\\] wait in [[H/0303|hex 0303]]; a Bog Hag waits in "
+        "hex 03030 too. [[M/bog|Bog]]!"
+    )
+    assert linker.link("a Bog Hag", skip="M/hag") == "a Bog Hag"  # a note never links itself
+    under = Linker([("Bog", "S/bog")], fmt, escape_markdown, parent=linker)
+    assert under.link("Bog Hag by the Bog") == "[[M/hag|Bog Hag]] by the [[S/bog|Bog]]"
