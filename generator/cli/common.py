@@ -45,6 +45,10 @@ def resolve_system(key: str | None) -> System:
 
 
 OutputOption = Annotated[Path | None, typer.Option("--output", "-o", help="Write to this file.")]
+ForceOption = Annotated[
+    bool,
+    typer.Option("--force", help="foundry/vault: write over an earlier export in the -o folder."),
+]
 PaperOption = Annotated[
     str, typer.Option("--paper", help="Booklet paper for html/pdf: a4, letter or a5.")
 ]

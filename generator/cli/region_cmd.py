@@ -9,6 +9,7 @@ import typer
 
 from generator.cli.common import (
     DangerOption,
+    ForceOption,
     MonoOption,
     OutputOption,
     PaperOption,
@@ -67,7 +68,10 @@ def region(
         typer.Option(help="Re-roll one hex (XXYY) and keep the rest; repeatable."),
     ] = None,
     fmt: Annotated[
-        str, typer.Option("--format", "-f", help="text, md, json, svg, html or pdf.")
+        str,
+        typer.Option(
+            "--format", "-f", help="text, md, json, svg, html, pdf, or a folder: foundry, vault."
+        ),
     ] = "text",
     out: OutputOption = None,
     paper: PaperOption = "a4",
@@ -75,6 +79,7 @@ def region(
     system: SystemOption = None,
     mono: MonoOption = False,
     danger: DangerOption = None,
+    force: ForceOption = False,
 ) -> None:
     """Generate a hex region: terrain, havens, sites, lairs, landmarks, factions, encounters.
 
@@ -82,6 +87,8 @@ def region(
     lair address (saltmarch/hex/0302, .../haven, .../lair) prints that part again.
 
     Example: delve region --radius 3 --seed harrowdeep --format svg
+
+    Example: delve region --radius 3 --seed saltmarch --format vault -o saltmarch-vault
     """
     from generator.build import address
     from generator.build.region.terrain import parse_size
@@ -111,6 +118,6 @@ def region(
         address.check_kind(part, ("region", "hex", "haven", "lair"), "region")
         if part.kind == "region":
             add_danger(part.thing, fmt, danger, system)
-            _write(part.thing, fmt, out, system, mono)
+            _write(part.thing, fmt, out, system, mono, force=force)
         else:
             _write_part(part, fmt, system)

@@ -9,6 +9,7 @@ import typer
 
 from generator.cli.common import (
     DangerOption,
+    ForceOption,
     MonoOption,
     OutputOption,
     PaperOption,
@@ -24,7 +25,9 @@ from generator.cli.common import (
 from generator.errors import DelveError
 from generator.render import documents
 
-SITE_FORMATS = ("text", "md", "json", "svg", "png", "uvtt", "graphml", "html", "pdf")
+SITE_FORMATS = (
+    "text", "md", "json", "svg", "png", "uvtt", "graphml", "html", "pdf", "foundry", "vault",
+)  # fmt: skip
 MAP_FORMATS = ("svg", "png", "uvtt")
 
 PlayersOption = Annotated[
@@ -55,7 +58,9 @@ def site(
     fmt: Annotated[
         str,
         typer.Option(
-            "--format", "-f", help="text, md, json, svg, png, uvtt, graphml, html or pdf."
+            "--format",
+            "-f",
+            help="text, md, json, svg, png, uvtt, graphml, html, pdf, or a folder: foundry, vault.",
         ),
     ] = "text",
     out: OutputOption = None,
@@ -65,6 +70,7 @@ def site(
     danger: DangerOption = None,
     players: PlayersOption = False,
     dpi: DpiOption = None,
+    force: ForceOption = False,
 ) -> None:
     """Generate a looping site: rooms, monsters, treasure, traps and a map.
 
@@ -77,6 +83,8 @@ def site(
     Example: delve site --level 2 --rooms 12 --seed harrowdeep --format pdf
 
     Example: delve site --seed harrowdeep --format uvtt --players --dpi 140
+
+    Example: delve site --seed harrowdeep --format foundry -o harrowdeep-foundry
     """
     from generator.build import address
 
@@ -92,13 +100,16 @@ def site(
             _write_part(part, fmt, system)
         else:
             add_danger(part.thing, fmt, danger, system)
-            _write(part.thing, fmt, out, system, players=players, dpi=dpi)
+            _write(part.thing, fmt, out, system, players=players, dpi=dpi, force=force)
 
 
 def render(
     document: Annotated[Path, typer.Argument(help="A saved JSON document (delve site -f json).")],
     fmt: Annotated[
-        str, typer.Option("--format", "-f", help="text, md, json, svg, png, uvtt, html, pdf...")
+        str,
+        typer.Option(
+            "--format", "-f", help="text, md, json, svg, png, uvtt, html, pdf, foundry, vault..."
+        ),
     ] = "text",
     out: OutputOption = None,
     paper: PaperOption = "a4",
@@ -108,6 +119,7 @@ def render(
     danger: DangerOption = None,
     players: PlayersOption = False,
     dpi: DpiOption = None,
+    force: ForceOption = False,
 ) -> None:
     """Render a saved (and perhaps edited) site or region document.
 
@@ -117,13 +129,15 @@ def render(
     Example: delve render output/site-harrowdeep.json --format pdf --paper a5
 
     Example: delve render output/site-harrowdeep.json --format png --players
+
+    Example: delve render output/site-harrowdeep.json --format vault -o harrowdeep-notes
     """
     _check_map_options(fmt, players, dpi)
     model = documents.load(document)
     label = "region booklet" if model.kind == "region" else None
     with booklet_session(paper, templates, out, fmt, progress_label=label, generates=False):
         add_danger(model, fmt, danger, system or model.system)
-        _write(model, fmt, out, system, mono, players, dpi)
+        _write(model, fmt, out, system, mono, players, dpi, force)
 
 
 def _check_map_options(fmt: str, players: bool, dpi: int | None) -> None:
@@ -148,10 +162,17 @@ def _write(
     mono: bool = False,
     players: bool = False,
     dpi: int | None = None,
+    force: bool = False,
 ) -> None:
     """Render in the chosen rules system (recorded in the document) and write or print;
-    `mono` draws the region map black on white, `players` and `dpi` shape a site's maps."""
+    `mono` draws the region map black on white, `players` and `dpi` shape a site's maps,
+    `force` lets a folder format (foundry, vault) replace its own earlier export."""
     from generator.render.context import in_mono
+
+    if fmt in documents.FOLDER_FORMATS:
+        from generator.export.cli import export_folder
+
+        return export_folder(model, fmt, out, system, force)
 
     if fmt in MAP_FORMATS and model.kind == "site":  # type: ignore[attr-defined]
         _write_maps(model, fmt, out, players, dpi)

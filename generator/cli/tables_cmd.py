@@ -9,9 +9,11 @@ import typer
 
 from generator.cli.common import check_count, rng_for, state, tables
 from generator.engine.tables import TableSet
-from generator.errors import TableError
+from generator.errors import DelveError, TableError
 
-app = typer.Typer(help="List, show, roll and check the random tables.", no_args_is_help=True)
+app = typer.Typer(
+    help="List, show, roll, check and export the random tables.", no_args_is_help=True
+)
 
 
 @app.command("list")
@@ -147,3 +149,55 @@ def _system_problems(ts: TableSet) -> list[str]:
         except DelveError as err:
             problems.append(str(err))
     return problems
+
+
+@app.command("export")
+def export(
+    table_id: Annotated[
+        str | None, typer.Argument(help="Table id, e.g. site/obstacles (or --all).")
+    ] = None,
+    fmt: Annotated[
+        str, typer.Option("--format", "-f", help="foundry (a RollTable), csv or md.")
+    ] = "foundry",
+    every: Annotated[bool, typer.Option("--all", help="Every table, into the -o folder.")] = False,
+    out: Annotated[
+        Path | None,
+        typer.Option("--output", "-o", help="The file (one table) or folder (--all) to write."),
+    ] = None,
+    force: Annotated[
+        bool, typer.Option("--force", help="--all: write over an earlier export in the folder.")
+    ] = False,
+) -> None:
+    """Export a table (or --all) for Foundry VTT, a spreadsheet or a page of notes.
+
+    Example: delve tables export site/obstacles --format foundry -o obstacles.json
+
+    Example: delve tables export --all --format csv -o my-tables-csv
+    """
+    from generator.export import table_export
+    from generator.output import write_atomic
+
+    if fmt not in table_export.FORMATS:
+        raise DelveError(f"--format {fmt}: use {', '.join(table_export.FORMATS)}")
+    ts = tables()
+    if every:
+        if table_id is not None:
+            raise DelveError("give a table id or --all, not both")
+        if out is None:
+            raise DelveError("--all needs -o DIR, the folder to write the tables into")
+        from generator.export.files import FolderWriter
+
+        writer = FolderWriter(out, force, kind=f"tables/{fmt}")
+        writer.check()
+        count = table_export.export_all(ts, fmt, writer)
+        writer.commit()
+        typer.echo(f"wrote {out}/ ({count} tables)", err=True)
+        return
+    if table_id is None:
+        raise DelveError("name a table to export (delve tables list shows them), or pass --all")
+    text = table_export.export_one(ts, table_id, fmt)
+    if out is None:
+        typer.echo(text, nl=False)
+        return
+    write_atomic(out, text)
+    typer.echo(f"wrote {out}", err=True)

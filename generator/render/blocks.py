@@ -106,3 +106,39 @@ def to_text(blocks: list[Block]) -> str:
             out.append("")
         prev = b.kind
     return "\n".join(out).rstrip() + "\n"
+
+
+def to_html(blocks: list[Block], escape: bool = True) -> str:
+    """The blocks as an HTML fragment (for documents other apps show, such as Foundry journal
+    pages). Text is escaped unless the caller has escaped it already (escape=False)."""
+    from html import escape as esc
+
+    def text(s: str) -> str:
+        return esc(s, quote=False) if escape else s
+
+    out: list[str] = []
+    in_list = False
+    for b in blocks:
+        if b.kind != "li" and in_list:
+            out.append("</ul>")
+            in_list = False
+        if b.kind in ("h1", "h2", "h3"):
+            out.append(f"<{b.kind}>{text(b.text)}</{b.kind}>")
+        elif b.kind == "p":
+            out.append(f"<p>{text(b.text)}</p>")
+        elif b.kind == "li":
+            if not in_list:
+                out.append("<ul>")
+                in_list = True
+            out.append(f"<li>{text(b.text.strip())}</li>")
+        elif b.kind == "table" and b.rows:
+            head, *body = b.rows
+            out.append("<table><thead><tr>")
+            out += [f"<th>{text(c)}</th>" for c in head]
+            out.append("</tr></thead><tbody>")
+            for row in body:
+                out.append("<tr>" + "".join(f"<td>{text(c)}</td>" for c in row) + "</tr>")
+            out.append("</tbody></table>")
+    if in_list:
+        out.append("</ul>")
+    return "".join(out)

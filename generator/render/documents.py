@@ -36,6 +36,11 @@ _BOOKLETS = {
     "html": "generator.render.booklet:booklet_html",
     "pdf": "generator.render.booklet:booklet_pdf",
 }
+# Formats that write a folder of files (-o DIR) through generator/export/: (model, FolderWriter).
+FOLDER_FORMATS = {
+    "foundry": "generator.export.foundry:export_foundry",
+    "vault": "generator.export.vault:export_vault",
+}
 _FORMATS: dict[str, dict[str, str]] = {
     "site": {
         "text": "generator.render.site_key:site_text",
@@ -46,6 +51,7 @@ _FORMATS: dict[str, dict[str, str]] = {
         "uvtt": "generator.render.site_map:site_uvtt",
         "graphml": "generator.render.documents:graphml",
         **_BOOKLETS,
+        **FOLDER_FORMATS,
     },
     "region": {
         "text": "generator.render.region_key:region_text",
@@ -53,6 +59,7 @@ _FORMATS: dict[str, dict[str, str]] = {
         "json": "generator.render.documents:to_json",
         "svg": "generator.render.region_svg:region_svg",
         **_BOOKLETS,
+        **FOLDER_FORMATS,
     },
 }
 

@@ -1,0 +1,287 @@
+"""Foundry VTT 13 documents: every exported file fits Foundry's data model (the JSON Schema in
+tests/foundry/), links and notes point at pages that exist, roll tables cover their dice, the
+region's picture sits on Foundry's hex grid, and the same seed gives the same bytes."""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+from jsonschema import Draft202012Validator
+
+from generator.build.site import generate_site
+from generator.engine.rng import Rng
+from generator.export.files import stable_id
+from generator.export.foundry.scene import LevelImage, level_scene
+
+SCHEMA = json.loads((Path(__file__).parent / "foundry" / "foundry13.schema.json").read_text())
+
+
+def validator(kind: str) -> Draft202012Validator:
+    return Draft202012Validator({**SCHEMA, "$ref": f"#/$defs/{kind}"})
+
+
+def validate(kind: str, doc: dict) -> None:
+    errors = sorted(validator(kind).iter_errors(doc), key=lambda e: list(e.path))
+    assert not errors, "\n".join(f"{list(e.path)}: {e.message}" for e in errors[:10])
+
+
+def export(run_cli, tmp_path: Path, *args: str) -> Path:
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    out = tmp_path / "foundry"
+    res = run_cli(*args, "--format", "foundry", "-o", out)
+    assert res.code == 0, res.err
+    return out
+
+
+def validate_folder(folder: Path) -> dict[str, list[dict]]:
+    """Check every document file against the schema; return the documents by type."""
+    index = json.loads((folder / "delve-foundry.json").read_text())
+    assert index["foundry"] == "13"
+    listed = {d["file"] for d in index["documents"]}
+    on_disk = {p.relative_to(folder).as_posix() for p in folder.rglob("*.json")}
+    assert on_disk - {"delve-foundry.json", ".delve-manifest.json"} == listed
+    out: dict[str, list[dict]] = {}
+    for entry in index["documents"]:
+        doc = json.loads((folder / entry["file"]).read_text())
+        validate(entry["type"], doc)
+        assert doc["_id"] == entry["_id"]
+        out.setdefault(entry["type"], []).append(doc)
+    return out
+
+
+def uuid_links(html: str) -> list[tuple[str, str]]:
+    return re.findall(r"@UUID\[([^\]]+)\]\{([^}]*)\}", html)
+
+
+def check_links(docs: dict[str, list[dict]]) -> None:
+    """Every @UUID link in a page resolves: .id to a page of the same entry, JournalEntry.id
+    (and its page) to an exported entry."""
+    entries = {e["_id"]: {p["_id"] for p in e["pages"]} for e in docs["JournalEntry"]}
+    for entry in docs["JournalEntry"]:
+        for page in entry["pages"]:
+            for target, _shown in uuid_links(page["text"]["content"]):
+                if target.startswith("."):
+                    assert target[1:] in entries[entry["_id"]], (page["name"], target)
+                else:
+                    parts = target.split(".")
+                    assert parts[0] == "JournalEntry" and parts[1] in entries, target
+                    if len(parts) == 4:
+                        assert parts[3] in entries[parts[1]], target
+    for table in docs.get("RollTable", []):
+        for result in table["results"]:
+            for target, _shown in uuid_links(result["description"]):
+                _, entry, _, page = target.split(".")
+                assert page in entries[entry], target
+
+
+@pytest.fixture
+def site_docs(run_cli, tmp_path):
+    folder = export(run_cli, tmp_path, "site", "--seed", "harrowdeep", "--rooms", "12")
+    return folder, validate_folder(folder)
+
+
+def test_site_journal_has_a_page_per_room_and_stat_block(site_docs, builtin_tables):
+    _folder, docs = site_docs
+    site = generate_site(builtin_tables, Rng("harrowdeep@rooms=12"), rooms=12)
+    (journal,) = docs["JournalEntry"]
+    names = [p["name"] for p in journal["pages"]]
+    for room in site.rooms:
+        assert f"{room.id}. {room.name}" in names
+    for monster in site.bestiary.values():
+        assert monster.name in names
+    assert all(p["type"] == "text" and p["text"]["format"] == 1 for p in journal["pages"])
+    check_links(docs)
+    # Exits link to the pages of the rooms they lead to.
+    pages = {p["_id"]: p for p in journal["pages"]}
+    room3 = next(p for p in journal["pages"] if p["name"].startswith("3. "))
+    exits = re.findall(r"Exit to @UUID\[\.(\w+)\]\{(\d+)\.", room3["text"]["content"])
+    assert exits and all(pages[pid]["name"].startswith(f"{n}. ") for pid, n in exits)
+
+
+def test_site_roll_table_is_a_d6_with_one_result_a_face(site_docs):
+    _folder, docs = site_docs
+    (table,) = docs["RollTable"]
+    assert table["formula"] == "1d6"
+    assert sorted(r["range"] for r in table["results"]) == [[i, i] for i in range(1, 7)]
+    assert all("@UUID[JournalEntry." in r["description"] for r in table["results"])
+
+
+def test_table_text_is_escaped_html(run_cli, tmp_path):
+    folder = tmp_path / "tables" / "site"
+    folder.mkdir(parents=True)
+    (folder / "features.yaml").write_text(
+        "title: Hostile features\nfields:\n  name: str\n  description: str\n  use: str\n"
+        "entries:\n  - name: '<script>alert(1)</script>'\n"
+        "    description: '[[/r 1d6]] and @UUID[Actor.x]{{evil}} & more'\n    use: 'x'\n",
+        encoding="utf-8",
+    )
+    res = run_cli(
+        "--tables",
+        tmp_path / "tables",
+        "site",
+        "--seed",
+        "hostile",
+        "--format",
+        "foundry",
+        "-o",
+        tmp_path / "f",
+    )
+    assert res.code == 0, res.err
+    docs = validate_folder(tmp_path / "f")
+    text = json.dumps(docs)
+    assert "<script>" not in text and "&lt;script&gt;" in text
+    assert "@UUID[Actor" not in text and "[[/r" not in text
+    check_links(docs)
+
+
+def test_same_seed_same_bytes(run_cli, tmp_path):
+    a = export(run_cli, tmp_path / "a", "region", "--seed", "bytes", "--radius", "1")
+    b = export(run_cli, tmp_path / "b", "region", "--seed", "bytes", "--radius", "1")
+    files = sorted(p.relative_to(a) for p in a.rglob("*") if p.is_file())
+    assert files == sorted(p.relative_to(b) for p in b.rglob("*") if p.is_file())
+    for rel in files:
+        assert (a / rel).read_bytes() == (b / rel).read_bytes(), rel
+
+
+@pytest.fixture(scope="module")
+def region_docs(tmp_path_factory):
+    from generator.cli import main
+    from generator.cli.common import state
+
+    folder = tmp_path_factory.mktemp("region") / "foundry"
+    state._tables = None
+    main(
+        ["region", "--seed", "saltmarch", "--radius", "3", "--format", "foundry", "-o", str(folder)]
+    )
+    state._tables = None
+    return folder, validate_folder(folder)
+
+
+def test_region_exports_journal_tables_scene_and_every_site(region_docs):
+    folder, docs = region_docs
+    region = json.loads((folder / "delve-foundry.json").read_text())
+    assert region["documents"][0]["type"] == "JournalEntry"  # journals come first
+    journals = {j["flags"]["delve"]["kind"]: [] for j in docs["JournalEntry"]}
+    for j in docs["JournalEntry"]:
+        journals[j["flags"]["delve"]["kind"]].append(j)
+    (rj,) = journals["region"]
+    kinds = {p["name"] for p in rj["pages"]}
+    assert any(re.match(r"^\d{4} ", n) for n in kinds)  # hex pages
+    sites = journals.get("site", [])
+    assert sites, "every site hex has its journal"
+    biome_tables = [
+        t for t in docs["RollTable"] if t["flags"]["delve"]["kind"] == "region-encounters"
+    ]
+    assert biome_tables and all(t["formula"] == "1d6" for t in biome_tables)
+    check_links(docs)
+
+
+def test_region_scene_is_a_hex_grid_drawn_to_its_picture(region_docs):
+    from PIL import Image
+
+    folder, docs = region_docs
+    (scene,) = [s for s in docs["Scene"] if s["flags"]["delve"]["kind"] == "region"]
+    assert scene["grid"]["type"] == 4 and scene["padding"] == 0
+    src = scene["background"]["src"]
+    assert src.startswith(f"delve/{folder.name}/")
+    png = folder / src.removeprefix(f"delve/{folder.name}/")
+    with Image.open(png) as img:
+        assert img.size == (scene["width"], scene["height"])
+        pixels = img.convert("RGB")
+        size = scene["grid"]["size"]
+        w = 2 * size / math.sqrt(3)
+        entry = next(j for j in docs["JournalEntry"] if j["_id"] == scene["notes"][0]["entryId"])
+        pages = {p["_id"]: p["name"] for p in entry["pages"]}
+        for note in scene["notes"]:
+            label = pages[note["pageId"]][:4]  # every note opens its hex's page
+            # Foundry 13's HEXODDQ cell centre, computed here independently of the exporter:
+            col = round((note["x"] - w / 2) / (0.75 * w))
+            row = round((note["y"] - size * 0.25 - size / 2 - (size / 2 if col % 2 else 0)) / size)
+            cx = col * 0.75 * w + w / 2
+            cy = row * size + size / 2 + (size / 2 if col % 2 else 0)
+            assert abs(cx - note["x"]) <= 1 and abs(cy + size * 0.25 - note["y"]) <= 1, label
+            # The picture's hex there is the hex's terrain colour (sampled off the label).
+            r, g, b = pixels.getpixel((round(cx - w * 0.3), round(cy)))
+            assert (r, g, b) != (235, 232, 224), f"{label}: no hex drawn under Foundry's cell"
+
+
+def stub_geometry():
+    """A level as generator/plan/geometry.py gives it: squares from the picture's top-left
+    corner, a wall outline, three doorways, a flickering light in ARGB."""
+    door = SimpleNamespace
+    return SimpleNamespace(
+        origin=(-4, 7),  # the plan square at the picture's corner: not needed for pixels
+        size=(10, 8),
+        walls=[[(0, 0), (10, 0), (10, 8), (0, 8), (0, 0)]],
+        doors=[
+            door(a=(3, 0), b=(4, 0), kind="locked", rooms=(1, 2)),
+            door(a=(10, 2), b=(10, 3), kind="secret", rooms=(2, 3)),
+            door(a=(0, 4), b=(0, 5), kind="open", rooms=(3, 1)),
+        ],
+        lights=[
+            SimpleNamespace(
+                position=(2, 2), radius=3, color="ffff9933", intensity=0.6, room=1, flicker=True
+            )
+        ],
+        labels={1: (2, 2)},
+    )
+
+
+def test_level_scene_walls_doors_lights_and_notes_in_pixels(builtin_tables):
+    site = generate_site(builtin_tables, Rng("stub"))
+    image = LevelImage(b"", 1000, 800, 100)
+    pages = {r.id: stable_id("page", str(r.id)) for r in site.rooms}
+    doc = level_scene(site, 1, stub_geometry(), image, "delve/x/maps/l1.png", "E" * 16, pages)
+    validate("Scene", doc)
+    walls = [w for w in doc["walls"] if w["door"] == 0]
+    assert [w["c"] for w in walls] == [
+        [0, 0, 1000, 0],
+        [1000, 0, 1000, 800],
+        [1000, 800, 0, 800],
+        [0, 800, 0, 0],
+    ]
+    doors = {tuple(w["c"]): (w["door"], w["ds"]) for w in doc["walls"] if w["door"]}
+    # A stuck or locked door is a door, shut and locked; a hidden one a secret door; an open
+    # way is a gap, with no wall at all.
+    assert doors == {(300, 0, 400, 0): (1, 2), (1000, 200, 1000, 300): (2, 0)}
+    (lamp,) = doc["lights"]
+    assert (lamp["x"], lamp["y"]) == (200, 200) and lamp["config"]["dim"] == 30
+    assert lamp["config"]["color"] == "#ff9933" and lamp["config"]["animation"]["type"] == "torch"
+    assert doc["grid"] == {**doc["grid"], "type": 1, "size": 100, "distance": 10}
+    notes = {n["pageId"]: (n["x"], n["y"]) for n in doc["notes"]}
+    assert notes[pages[1]] == (200, 200)
+    assert {n["pageId"] for n in doc["notes"]} == {pages[r.id] for r in site.rooms if r.level == 1}
+
+
+def test_site_scenes_from_the_plan(run_cli, tmp_path):
+    from PIL import Image
+
+    folder = export(run_cli, tmp_path, "site", "--seed", "harrowdeep", "--rooms", "12")
+    docs = validate_folder(folder)
+    assert len(docs["Scene"]) == 2  # a scene per level
+    for scene in docs["Scene"]:
+        png = folder / scene["background"]["src"].removeprefix(f"delve/{folder.name}/")
+        with Image.open(png) as img:
+            assert img.size == (scene["width"], scene["height"])
+        assert scene["walls"] and any(w["door"] for w in scene["walls"])
+        for wall in scene["walls"]:
+            assert all(0 <= v <= max(scene["width"], scene["height"]) for v in wall["c"])
+        assert scene["notes"]
+    check_links(docs)
+
+
+def test_tables_export_all_validates(run_cli, tmp_path):
+    res = run_cli("tables", "export", "--all", "--format", "foundry", "-o", tmp_path / "t")
+    assert res.code == 0, res.err
+    docs = validate_folder(tmp_path / "t")
+    assert len(docs["RollTable"]) > 100
+
+
+def test_the_macro_reads_the_index(tmp_path):
+    macro = (Path(__file__).parent.parent / "docs" / "foundry-import.js").read_text()
+    assert "delve-foundry.json" in macro and "keepId" in macro

@@ -1,0 +1,279 @@
+"""The Obsidian vault: every note has front matter and a body, every wikilink resolves, the
+links the issue names are there, and the folder is written safely."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+import yaml
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from generator.build.site import generate_site
+from generator.engine.rng import Rng
+from generator.export.files import MANIFEST, FolderWriter
+from generator.export.vault import export_vault
+from generator.render.context import using_system
+from generator.systems import get_system
+
+LINK = re.compile(r"(!?)\[\[([^\]]+?)\]\]")
+FORBIDDEN = re.compile(r'[<>:"\\|?*#^\[\]]')
+
+
+def notes(vault: Path) -> dict[str, str]:
+    return {
+        p.relative_to(vault).as_posix(): p.read_text(encoding="utf-8") for p in vault.rglob("*.md")
+    }
+
+
+def links(text: str) -> list[tuple[bool, str, str]]:
+    """(embed, target, shown) of every wikilink; escaped brackets are not links."""
+    out = []
+    for m in LINK.finditer(text):
+        if m.start() > 0 and text[m.start() - 1] == "\\":
+            continue
+        target, _, shown = m.group(2).replace("\\|", "|").partition("|")
+        out.append((m.group(1) == "!", target, shown))
+    return out
+
+
+def front_matter(text: str) -> tuple[dict, str]:
+    assert text.startswith("---\n"), text[:80]
+    head, _, body = text[4:].partition("\n---\n")
+    return yaml.safe_load(head), body
+
+
+def check_vault(vault: Path) -> dict[str, str]:
+    """The invariants every vault keeps; returns its notes."""
+    found = notes(vault)
+    files = {p.relative_to(vault).as_posix() for p in vault.rglob("*") if p.is_file()}
+    assert found
+    for path, text in found.items():
+        meta, body = front_matter(text)
+        assert {"kind", "seed", "tags"} <= set(meta), path
+        assert meta["kind"] and meta["seed"] and "delve" in meta["tags"], path
+        for tag in meta["tags"]:
+            assert re.fullmatch(r"[a-z0-9_/\-]+", tag), (path, tag)
+        lines = [line for line in body.splitlines() if line.strip() and not line.startswith("#")]
+        assert lines, f"{path} is empty"
+        for embed, target, _shown in links(text):
+            wanted = target if embed else f"{target}.md"
+            assert wanted in files, f"{path}: [[{target}]] does not resolve"
+        for part in path.split("/"):
+            stem = part[:-3] if part.endswith(".md") else part
+            assert not FORBIDDEN.search(stem) and stem == stem.strip(" ."), path
+    return found
+
+
+def cli(*args: str) -> None:
+    """Run delve in-process for a module-scoped fixture (run_cli is per test)."""
+    from generator.cli import main
+    from generator.cli.common import state
+
+    state._tables = None
+    try:
+        main([str(a) for a in args])
+    finally:
+        state._tables = None
+
+
+@pytest.fixture(scope="module")
+def site_vault(tmp_path_factory):
+    out = tmp_path_factory.mktemp("v") / "vault"
+    cli("site", "--seed", "harrowdeep", "--rooms", "12", "--format", "vault", "-o", out)
+    return out
+
+
+def test_site_vault_has_every_note_and_every_link_resolves(site_vault, builtin_tables):
+    site = generate_site(builtin_tables, Rng("harrowdeep@rooms=12"), rooms=12)
+    found = check_vault(site_vault)
+    kinds: dict[str, list[str]] = {}
+    for path, text in found.items():
+        kinds.setdefault(front_matter(text)[0]["kind"], []).append(path)
+    assert len(kinds["site"]) == 1
+    assert len(kinds["room"]) == 12
+    assert len(kinds["monster"]) == len(site.bestiary)
+    magic = [i for r in site.rooms if r.hoard for i in r.hoard.items if i.magic]
+    assert len(kinds.get("magic-item", [])) == len(magic)
+    index = found[kinds["site"][0]]
+    assert any(embed and t.endswith(".svg") for embed, t, _ in links(index))  # the map
+
+
+def test_room_exits_link_to_the_rooms_they_lead_to(site_vault, builtin_tables):
+    site = generate_site(builtin_tables, Rng("harrowdeep@rooms=12"), rooms=12)
+    found = notes(site_vault)
+    by_id = {}
+    for path, text in found.items():
+        meta, _ = front_matter(text)
+        if meta["kind"] == "room":
+            by_id[int(path.split("/")[-1].split(" ")[0])] = (path, text)
+    for room in site.rooms:
+        _path, text = by_id[room.id]
+        exits = re.findall(r"^- Exit to \[\[([^|\]]+)\|(\d+)\.", text, re.M)
+        ends = sorted(
+            c.to_room if c.from_room == room.id else c.from_room
+            for c in site.connections
+            if room.id in (c.from_room, c.to_room)
+        )
+        assert sorted(int(n) for _t, n in exits) == ends
+        for target, n in exits:
+            assert by_id[int(n)][0] == f"{target}.md"
+        if room.monsters:
+            monster_links = [t for _e, t, _s in links(text) if t.startswith("Monsters/")]
+            assert monster_links, f"room {room.id} names its monsters without a link"
+
+
+def test_same_seed_same_vault_bytes(tmp_path, run_cli):
+    for name in ("a", "b"):
+        res = run_cli("site", "--seed", "byte/check", "--format", "vault", "-o", tmp_path / name)
+        assert res.code == 0, res.err
+    a = {
+        p.relative_to(tmp_path / "a"): p.read_bytes()
+        for p in (tmp_path / "a").rglob("*")
+        if p.is_file()
+    }
+    b = {
+        p.relative_to(tmp_path / "b"): p.read_bytes()
+        for p in (tmp_path / "b").rglob("*")
+        if p.is_file()
+    }
+    assert a == b
+
+
+@pytest.fixture(scope="module")
+def region_vault(tmp_path_factory):
+    out = tmp_path_factory.mktemp("r") / "vault"
+    cli("region", "--radius", "2", "--seed", "saltmarch", "--format", "vault", "-o", out)
+    return out
+
+
+def test_region_vault_links_hexes_sites_factions_and_people(region_vault):
+    found = check_vault(region_vault)
+    kinds: dict[str, dict[str, str]] = {}
+    for path, text in found.items():
+        kinds.setdefault(front_matter(text)[0]["kind"], {})[path] = text
+    for kind in ("region", "hex", "haven", "faction", "npc", "monster"):
+        assert kinds.get(kind), f"no {kind} notes"
+    assert len(kinds["hex"]) == 19
+    # Each site hex links to its site's index note, which lives in its own folder under Sites/.
+    site_indexes = {p for p, t in kinds.get("site", {}).items()}
+    assert all(p.startswith("Sites/") for p in site_indexes)
+    for path, text in kinds["hex"].items():
+        meta, _ = front_matter(text)
+        if meta["stocking"] == "site":
+            assert any(f"{t}.md" in site_indexes for _e, t, _s in links(text)), path
+    # A faction links its base hex and its leader.
+    for path, text in kinds["faction"].items():
+        targets = [t for _e, t, _s in links(text)]
+        assert any(t.startswith("Hexes/") for t in targets), path
+        assert any(f"{t}.md" in kinds["npc"] for t in targets), path
+    # Rooms of the sites are there too, under their site's folder.
+    assert all(p.startswith("Sites/") for p in kinds.get("room", {}))
+
+
+def test_hostile_table_text_cannot_break_links(tmp_path, run_cli):
+    """Table text with brackets, pipes and HTML stays text: every link still resolves."""
+    folder = tmp_path / "tables" / "site"
+    folder.mkdir(parents=True)
+    (folder / "features.yaml").write_text(
+        "title: Hostile features\nfields:\n  name: str\n  description: str\n  use: str\n"
+        "entries:\n"
+        "  - name: '[[Nowhere]] | <script>x</script>'\n"
+        "    description: 'A ]] bracket [[and ![[embed.png]] and a \\\\ backslash.'\n"
+        "    use: '#tag ^block'\n",
+        encoding="utf-8",
+    )
+    res = run_cli(
+        "--tables",
+        tmp_path / "tables",
+        "site",
+        "--seed",
+        "hostile",
+        "--format",
+        "vault",
+        "-o",
+        tmp_path / "v",
+    )
+    if res.code != 0 and "features" in res.err:
+        pytest.skip(f"the features table has other required fields here: {res.err}")
+    assert res.code == 0, res.err
+    found = check_vault(tmp_path / "v")
+    text = "".join(found.values())
+    assert "<script>" not in text and "&lt;script&gt;" in text
+
+
+def test_refuses_a_folder_of_other_files_and_writes_nothing(tmp_path, run_cli):
+    target = tmp_path / "notes"
+    target.mkdir()
+    (target / "diary.md").write_text("mine")
+    res = run_cli("site", "--seed", "x", "--format", "vault", "-o", target)
+    assert res.code == 1
+    assert res.err.count("\n") == 1 and "Delve did not write" in res.err
+    assert sorted(p.name for p in target.iterdir()) == ["diary.md"]
+
+
+def test_rewrite_needs_force_and_keeps_the_referees_own_notes(tmp_path, run_cli):
+    target = tmp_path / "vault"
+    assert run_cli("site", "--seed", "x", "--format", "vault", "-o", target).code == 0
+    (target / "My session notes.md").write_text("mine")
+    res = run_cli("site", "--seed", "x", "--format", "vault", "-o", target)
+    assert res.code == 1 and "--force" in res.err
+    res = run_cli("site", "--seed", "y", "--format", "vault", "-o", target, "--force")
+    assert res.code == 0, res.err
+    assert (target / "My session notes.md").read_text() == "mine"
+    assert MANIFEST in {p.name for p in target.iterdir()}
+
+
+def test_output_that_is_a_file_is_one_line_and_exit_1(tmp_path, run_cli):
+    target = tmp_path / "file.md"
+    target.write_text("x")
+    res = run_cli("site", "--seed", "x", "--format", "vault", "-o", target)
+    assert res.code == 1 and "is a file" in res.err and res.err.count("\n") == 1
+    assert target.read_text() == "x"
+
+
+def test_a_failing_export_leaves_nothing_behind(tmp_path, monkeypatch, run_cli):
+    import generator.export.vault as vault
+
+    def boom(*args, **kwargs):
+        raise RuntimeError("disk on fire")
+
+    monkeypatch.setattr(vault.SiteNotes, "monster_notes", boom)
+    with pytest.raises(RuntimeError):
+        run_cli("site", "--seed", "x", "--format", "vault", "-o", tmp_path / "vault")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_render_of_a_saved_document_makes_the_same_vault(tmp_path, run_cli):
+    doc = tmp_path / "site.json"
+    assert run_cli("site", "--seed", "again", "--format", "json", "-o", doc).code == 0
+    assert run_cli("render", doc, "--format", "vault", "-o", tmp_path / "a").code == 0
+    assert run_cli("site", "--seed", "again", "--format", "vault", "-o", tmp_path / "b").code == 0
+    assert notes(tmp_path / "a") == notes(tmp_path / "b")
+
+
+FEW = settings(
+    max_examples=8,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+
+
+@FEW
+@given(
+    seed=st.from_regex(r"[a-z0-9]([a-z0-9/ -]{0,10}[a-z0-9])?", fullmatch=True),
+    rooms=st.sampled_from([6, 12, 18]),
+    system=st.sampled_from(["fmc", "fortmayn", "f4c", "fantasy-core"]),
+)
+def test_any_site_makes_a_vault_whose_links_resolve(
+    builtin_tables, tmp_path_factory, seed, rooms, system
+):
+    site = generate_site(builtin_tables, Rng(seed), rooms=rooms)
+    target = tmp_path_factory.mktemp("any") / "vault"
+    writer = FolderWriter(target)
+    with using_system(get_system(builtin_tables, system)):
+        export_vault(site, writer)
+    writer.commit()
+    check_vault(target)
