@@ -41,6 +41,7 @@ PLACES = (
 ).split()
 BUILDS = "hewn natural masonry brick timber earth ice wreck organic".split()
 MODIFIERS = {"occupied", "any"}
+KINDS = "social beast vermin mindless undead ooze plant construct dragon spirit".split()
 FLAVOUR = set(
     "water religious grim arcane natural mechanical art military fire giant clue cold mundane "
     "magical".split()
@@ -148,7 +149,7 @@ def main() -> int:
     for entries in tables.values():
         for e in entries:
             counts.update(e.get("tags") or [])
-    unknown = sorted(t for t in counts if t not in {*PLACES, *BUILDS, *MODIFIERS, *FLAVOUR})
+    unknown = sorted(t for t in counts if t not in {*PLACES, *BUILDS, *MODIFIERS, *FLAVOUR, *KINDS})
     print(f"  {len(counts)} distinct tags; unknown: {', '.join(unknown) or 'none'}")
     problems += [f"unknown tag {t!r}" for t in unknown]
     for name in DRESSING:
