@@ -84,6 +84,11 @@ def themes() -> dict[str, list[str]]:
     return out
 
 
+def sentences(entry: dict) -> list[str]:
+    texts = [str(entry.get(f) or "") for f in ("result", "pass")]
+    return [s for t in texts for s in re.split(r"(?<=[.!?])\s+", t) if s]
+
+
 def words(text: str) -> int:
     return len(WORD.findall(text))
 
@@ -143,6 +148,26 @@ def main() -> int:
         for e, n in zip(tables[name], lens, strict=True):
             if n > 20:
                 problems.append(f"{name}: {n} words: {e['result']}")
+    # A connection's look and its way through print in the rooms at both ends, and a third to a
+    # half of all connections draw on one table: every sentence there stays at 20 words or fewer.
+    for name in PASSAGES:
+        lens = [words(s) for e in tables[name] for s in sentences(e)]
+        print(f"  {name:24} longest sentence {max(lens):3} words")
+        problems += [
+            f"{name}: {words(s)} words: {s}"
+            for e in tables[name]
+            for s in sentences(e)
+            if words(s) > 20
+        ]
+
+    print("\n== shared tables and passages per theme: entries open to an empty room of it")
+    print("  (untagged, `any`, or tagged with one of the theme's places; builds and kinds aside)")
+    for name in (*SHARED, *PASSAGES):
+        fit = {k: sum(_open_to(e, p) for e in tables[name]) for k, p in all_themes.items()}
+        low = min(fit, key=fit.get)
+        print(f"  {name:24} fewest {fit[low]:3} ({low}), most {max(fit.values()):3}")
+        if fit[low] < 8:
+            problems.append(f"{name}: theme {low} finds only {fit[low]} entries")
 
     print("\n== tags")
     counts: Counter[str] = Counter()
@@ -198,6 +223,17 @@ def main() -> int:
     for p in problems:
         print("  " + p)
     return 1 if problems else 0
+
+
+def _open_to(entry: dict, places: list[str]) -> bool:
+    """Whether a shared entry may be dealt to an unoccupied room of a theme with these places:
+    it needs no occupants, and it names no place or names one of them (builds and occupant
+    kinds are the room's business, so they are left aside here)."""
+    tags = set(entry.get("tags") or [])
+    if "occupied" in tags:
+        return False
+    named = tags & set(PLACES)
+    return not named or "any" in tags or bool(named & set(places))
 
 
 def _count(entries: list[dict], places: list[str], with_any: bool = True) -> int:
