@@ -435,8 +435,18 @@ def test_site_json_only_with_danger_and_never_imports_numpy(run_cli, tmp_path):
     saved.write_text(res.out)
     again = run_cli("sim", str(saved), "-f", "json")
     assert json.loads(again.out)["rooms"] == doc["rooms"]
-    text = run_cli("sim", str(saved))
-    assert "Room 4" in text.out or "Room" in text.out
+    text = run_cli("sim", str(saved)).out
+    beasts = {m["name"]: m for m in doc["bestiary"].values()}
+
+    def said(name, count):  # '14 ashlings', '1 young dragon', '1d3+1 ashlings'
+        return f"{count} {name.lower() if str(count) == '1' else beasts[name]['plural']}"
+
+    for room in doc["rooms"]:
+        if room["monsters"]:
+            who = ", ".join(said(g["name"], g["count"]) for g in room["monsters"])
+            assert f"Room {room['id']}, {room['name']} ({who}): " in text, who
+    for e in doc["encounters"]:
+        assert f"Encounter {e['roll']} ({said(e['name'], e['count'])}): " in text
 
 
 def test_text_shows_danger_unless_told_not_to(run_cli):
