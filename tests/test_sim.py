@@ -459,6 +459,24 @@ def test_text_shows_danger_unless_told_not_to(run_cli):
     assert "Danger for four level-1 characters (FMC Basic's rules):" in other.out
 
 
+def test_a_room_or_lair_alone_shows_the_danger_its_key_shows(run_cli):
+    """`delve site --seed harrowdeep/level/1/room/4` prints room 4's key entry as the site's key
+    prints it, danger line and all; a one-room lair alone likewise (README, Addresses)."""
+    room = run_cli("site", "--seed", "harrowdeep/level/1/room/4").out
+    assert "Danger for four level-1 characters:" in room
+    assert room.strip() in run_cli("site", "--seed", "harrowdeep").out
+    assert "Danger" not in run_cli("site", "--seed", "harrowdeep/level/1/room/4", "--no-danger").out
+    lair = run_cli("region", "--seed", "saltmarch/hex/0103/lair").out
+    line = next(x for x in lair.split("\n  * ") if x.startswith("Danger for"))
+    assert line in run_cli("region", "--seed", "saltmarch").out
+    doc = json.loads(run_cli("site", "--seed", "harrowdeep/level/1/room/4", "-f", "json").out)
+    assert "danger" not in doc
+    doc = json.loads(
+        run_cli("site", "--seed", "harrowdeep/level/1/room/4", "-f", "json", "--danger").out
+    )
+    assert doc["danger"]["trials"] == 2000
+
+
 # --------------------------------------------------------------------------- (Fortmayn)
 
 
