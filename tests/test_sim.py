@@ -556,3 +556,9 @@ def test_any_fight_gives_coherent_figures(builtin_tables, name, count, level, se
     assert d.verdict in [v.key for v in verdicts(builtin_tables)]
     for key, (low, high) in d.ci95.items():
         assert low - 1e-9 <= getattr(d, key) <= high + 1e-9, key
+
+
+def test_intervals_at_none_and_all_reach_zero_and_one():
+    assert wilson(0, 2000)[0] == 0.0 and wilson(2000, 2000)[1] == 1.0
+    low, high = wilson(1000, 2000)
+    assert 0.47 < low < 0.5 < high < 0.53
