@@ -106,6 +106,16 @@ def test_damage_of_a_die(builtin_tables, weapon, resist, expected):
     assert abs(mean - float(expected)) < 4 * sd
 
 
+def test_the_engine_splits_every_bonus_above_one_into_plus_one_attacks(builtin_tables):
+    # FMC Basic, Fighters and Monster Types: a bonus above +1 may be split between attacks.
+    assert engine._slots(fighter(level=1)) == (1,)
+    assert engine._slots(fighter(level=5)) == (1,) * 5
+    assert engine._slots(fighter(level=1, prowess=0)) == (0,)
+    assert foe_kind(builtin_tables, monster(builtin_tables, "Giant")).attacks == (1,) * 8
+    assert foe_kind(builtin_tables, monster(builtin_tables, "Porc")).attacks == (1,)
+    assert foe_kind(builtin_tables, monster(builtin_tables, "Skeleton")).attacks == (0,)
+
+
 def test_split_attacks_land_more_hits_than_one_big_one():
     # The reason the engine splits every bonus above +1 into +1 attacks (docs/danger.md).
     for dc in (12, 14, 16, 17):
