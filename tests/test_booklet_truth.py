@@ -151,6 +151,48 @@ def test_text_keys_print_their_rebuild_command(run_cli):
     assert again.out == res.out
 
 
+# --------------------------------------------------------------------------- addresses
+
+
+def _addresses(root) -> list[str]:
+    """The address of every part of a site or region that gives something back (a lair of
+    several rooms is its hex's site, printed as that)."""
+    return [
+        t.seed
+        for t in address.parts(root)
+        if address.KINDS.get(type(t).__name__) and t.seed and getattr(t, "form", "room") == "room"
+    ]
+
+
+def _printed(wanted: list[str], text: str) -> set[str]:
+    """The addresses that stand whole in the text, read without its spaces (a long address may
+    break across lines): at each place the longest address that fits is the one printed, so
+    room/1 inside room/1/hoard or room/12 does not count for room 1."""
+    flat = re.sub(r"\s+", "", text)
+    pattern = "|".join(re.escape(a) for a in sorted(set(wanted), key=len, reverse=True))
+    return {m.group(0) for m in re.finditer(pattern, flat)}
+
+
+def test_every_address_is_printed_in_every_format(site, region, region_pdf):
+    """Issue 12: every part's address (site, room, hoard, weapon; region, hex, haven, lair, a
+    hex's site and its rooms) prints in text, markdown, HTML and PDF, not only in the JSON."""
+    kinds = set()
+    site_pdf = booklet.booklet_pdf(site, booklet.make_options())
+    for root, pdf in ((site, site_pdf), (region, region_pdf)):
+        wanted = _addresses(root)
+        kinds |= {type(t).__name__ for t in address.parts(root) if getattr(t, "seed", None)}
+        outputs = {
+            "text": documents.render(root, "text"),
+            "md": documents.render(root, "md"),
+            "html": htmllib.unescape(re.sub(r"<[^>]+>", " ", documents.render(root, "html"))),
+            "pdf": " ".join(pages(pdf)),
+        }
+        for fmt, text in outputs.items():
+            missing = sorted(set(wanted) - _printed(wanted, text))
+            assert missing == [], (fmt, missing[:4])
+    assert {"Room", "Hoard", "MagicWeapon", "Hex", "Haven", "Lair", "Site"} <= kinds, kinds
+
+
 # --------------------------------------------------------------------------- the site booklet
 
 

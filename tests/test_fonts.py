@@ -78,8 +78,13 @@ def _tables() -> TableSet:
 
 @cache
 def booklet_runs(kind: str, paper: str) -> tuple[list[Run], list[str]]:
+    """The booklet as `delve site|region --format pdf` makes it: with its danger estimates
+    (their verdicts in small capitals were once under 6 pt on A5)."""
+    from generator.sim.danger import estimate_region, estimate_site
+
     seed = "harrowdeep" if kind == "site" else "saltmarch"
     model = address.build(_tables(), seed, kind).thing
+    (estimate_site if kind == "site" else estimate_region)(_tables(), model, trials=200)
     return runs(booklet.booklet_pdf(model, booklet.make_options(paper)))
 
 
@@ -102,6 +107,8 @@ def test_no_booklet_text_under_6_pt(kind, paper):
     maps = hex_map_pages(texts)
     checked = [r for r in found if not r.in_a_map or r.page in maps]
     assert len(checked) > 200
+    verdicts = ("deadly", "hard", "fair", "easy", "trivial")
+    assert any(r.text.lower().startswith(verdicts) for r in found), "danger is printed"
     assert too_small(checked) == []
     if kind == "region":
         assert any(r.in_a_map and r.page in maps for r in found), "the hex map's text is read"

@@ -145,3 +145,52 @@ def test_every_declaration_is_in_the_docs(builtin_tables):
         for allowed in need.values.values():
             for value in allowed:
                 assert f"`{value}`" in DOCS or str(value) in DOCS, (need.table, value)
+
+
+TWO_FAULTS_AN_ENTRY = """\
+title: Obstacles, two faults to an entry
+die: d6
+fields:
+  key: str
+entries:
+  - roll: 1-3
+    key: portcullis
+    colour: red
+  - roll: 4-6
+    key: none
+    result: "Open, {@site/no-such-table}, {2q6} rats."
+"""
+
+
+def test_an_entry_with_two_faults_reports_both_in_one_run(run_cli, tmp_path):
+    """The unknown key and the value no generator knows, in one entry; a bad die and a bad
+    reference, in one text: all four at once, not one now and the next after the fix."""
+    write(tmp_path, "site/obstacles.yaml", TWO_FAULTS_AN_ENTRY)
+    said = run_cli("tables", "check", tmp_path).err
+    assert "unknown key 'colour'" in said
+    assert "key 'portcullis' must be one of" in said
+    assert "bad inline dice {2q6}" in said
+    assert "reference to unknown table 'site/no-such-table'" in said
+    assert said.strip().splitlines()[-1] == "4 problem(s) found"
+
+
+def test_a_faulty_entry_does_not_break_a_generators_own_check(run_cli, tmp_path):
+    write(
+        tmp_path,
+        "treasure/valuables.yaml",
+        """\
+        title: Cheap things
+        fields:
+          name: str
+          worth_cp: int
+        entries:
+          - name: a button
+            worth_cp: lots
+          - name: a pin
+            worth_cp: 0
+        """,
+    )
+    checked = run_cli("tables", "check", tmp_path)
+    assert checked.code == 1 and "Traceback" not in checked.err
+    assert "field 'worth_cp' must be int, not 'lots'" in checked.err
+    assert "worth_cp must be at least 1, not 0" in checked.err

@@ -9,6 +9,7 @@ run them, in order.
 
 from __future__ import annotations
 
+import json
 import re
 import shlex
 import subprocess
@@ -88,7 +89,7 @@ def test_the_readme_table_of_addresses_names_real_parts(run_cli):
     wanted = {
         "harrowdeep/level/1/room/4": ("site", "Address: harrowdeep/level/1/room/4"),
         "saltmarch/hex/0302": ("region", "Address: saltmarch/hex/0302"),
-        "saltmarch/hex/0302/haven": ("region", "Address: saltmarch/hex/0302/haven"),
+        "saltmarch/hex/0302/haven": ("region", "Haven address: saltmarch/hex/0302/haven"),
         "saltmarch/hex/0103/lair": ("region", "Lair address: saltmarch/hex/0103/lair"),
         "saltmarch/hex/0303/site": ("site", "Address: saltmarch/hex/0303/site"),
         "saltmarch/hex/0103/lair/hoard": ("hoard", "Address: saltmarch/hex/0103/lair/hoard"),
@@ -102,3 +103,78 @@ def test_the_readme_table_of_addresses_names_real_parts(run_cli):
         res = run_cli(command, "--seed", address)
         assert res.code == 0, (address, res.err)
         assert says in res.out, address
+
+
+def _named(doc, seed):
+    """The part of a JSON document (dicts and lists) whose `seed` is `seed`, or None."""
+    if isinstance(doc, dict):
+        if doc.get("seed") == seed:
+            return doc
+        doc = list(doc.values())
+    if isinstance(doc, list):
+        for item in doc:
+            found = _named(item, seed)
+            if found is not None:
+                return found
+    return None
+
+
+ROOT_COMMAND = {"site": "site", "region": "region", "hoard": "hoard", "weapon": "weapon"}
+
+
+def _readme_part_addresses() -> list[str]:
+    """Every address of a part the README shows: in its shell examples and its address table."""
+    found = set(re.findall(r"--seed ([\w@=+/-]+/[\w@=+/-]+)", "\n".join(blocks("sh"))))
+    table = README[README.index("| address |") : README.index("To give a part back")]
+    for a in re.findall(r"`([\w@=+./-]+/[\w/@=+.-]+)`", table):
+        # `.../hex/0302/haven` is saltmarch's, as the row before it; `.../reroll/1/...` the hex
+        a = re.sub(r"^\.\.\./", "saltmarch/", a).removesuffix("/...")
+        if "..." not in a:
+            found.add(a)
+    return sorted(found)
+
+
+def test_each_readme_address_gives_back_the_very_part_its_root_holds(run_cli):
+    """Issue 12: `delve hoard --seed harrowdeep/level/1/room/4/hoard` with no other option is
+    room 4's hoard as the site holds it (worth and holders' die and all); the same for every
+    part address the README names: rooms, weapons, a region's hexes, havens, lairs, their
+    hoards, a hex's site, a re-rolled hex, the n-th of a --count."""
+    from generator.build import address
+
+    addresses = _readme_part_addresses()
+    assert {"harrowdeep/level/1/room/4/hoard", "saltmarch/hex/0303/site"} <= set(addresses)
+    assert len(addresses) >= 11, addresses
+    roots: dict[tuple[str, ...], object] = {}
+    for text in addresses:
+        a = address.parse(text)
+        kind = a.root_kind
+        args = [ROOT_COMMAND[kind], "--seed", a.root]
+        args += [
+            f"--reroll={lab}"
+            for lab, n in re.findall(r"hex/(\d{4})/reroll/(\d+)", a.path)
+            for _ in range(int(n))
+        ]
+        if re.match(r"(hoard|weapon)/(\d+)", a.path):  # the n-th of a --count
+            args += ["--count", a.path.split("/")[1]]
+        key = tuple(args)
+        if key not in roots:
+            made = run_cli(*args, "-f", "json")
+            assert made.code == 0, (args, made.err)
+            roots[key] = json.loads(made.out)
+        held = _named(roots[key], text)
+        assert held is not None, (text, "is not a part of", args)
+        part = run_cli(_command_for(text), "--seed", text, "-f", "json")
+        assert part.code == 0, (text, part.err)
+        assert json.loads(part.out) == held, text
+
+
+def _command_for(text: str) -> str:
+    """The command the README's table names for a part's address, by its last steps."""
+    last = text.rsplit("/", 1)[-1]
+    if last == "hoard" or re.search(r"/hoard/\d+$", text):
+        return "hoard"
+    if last == "weapon" or re.search(r"/weapon/\d+$", text):
+        return "weapon"
+    if re.search(r"/room/\d+$", text) or last == "site":
+        return "site"
+    return "region"

@@ -106,6 +106,16 @@ def test_damage_of_a_die(builtin_tables, weapon, resist, expected):
     assert abs(mean - float(expected)) < 4 * sd
 
 
+def test_the_engine_splits_every_bonus_above_one_into_plus_one_attacks(builtin_tables):
+    # FMC Basic, Fighters and Monster Types: a bonus above +1 may be split between attacks.
+    assert engine._slots(fighter(level=1)) == (1,)
+    assert engine._slots(fighter(level=5)) == (1,) * 5
+    assert engine._slots(fighter(level=1, prowess=0)) == (0,)
+    assert foe_kind(builtin_tables, monster(builtin_tables, "Giant")).attacks == (1,) * 8
+    assert foe_kind(builtin_tables, monster(builtin_tables, "Porc")).attacks == (1,)
+    assert foe_kind(builtin_tables, monster(builtin_tables, "Skeleton")).attacks == (0,)
+
+
 def test_split_attacks_land_more_hits_than_one_big_one():
     # The reason the engine splits every bonus above +1 into +1 attacks (docs/danger.md).
     for dc in (12, 14, 16, 17):
@@ -435,8 +445,18 @@ def test_site_json_only_with_danger_and_never_imports_numpy(run_cli, tmp_path):
     saved.write_text(res.out)
     again = run_cli("sim", str(saved), "-f", "json")
     assert json.loads(again.out)["rooms"] == doc["rooms"]
-    text = run_cli("sim", str(saved))
-    assert "Room 4" in text.out or "Room" in text.out
+    text = run_cli("sim", str(saved)).out
+    beasts = {m["name"]: m for m in doc["bestiary"].values()}
+
+    def said(name, count):  # '14 ashlings', '1 young dragon', '1d3+1 ashlings'
+        return f"{count} {name.lower() if str(count) == '1' else beasts[name]['plural']}"
+
+    for room in doc["rooms"]:
+        if room["monsters"]:
+            who = ", ".join(said(g["name"], g["count"]) for g in room["monsters"])
+            assert f"Room {room['id']}, {room['name']} ({who}): " in text, who
+    for e in doc["encounters"]:
+        assert f"Encounter {e['roll']} ({said(e['name'], e['count'])}): " in text
 
 
 def test_text_shows_danger_unless_told_not_to(run_cli):
@@ -447,6 +467,24 @@ def test_text_shows_danger_unless_told_not_to(run_cli):
     assert "Danger for" not in hidden.out
     other = run_cli("site", "--seed", "harrowdeep", "--system", "f4c")
     assert "Danger for four level-1 characters (FMC Basic's rules):" in other.out
+
+
+def test_a_room_or_lair_alone_shows_the_danger_its_key_shows(run_cli):
+    """`delve site --seed harrowdeep/level/1/room/4` prints room 4's key entry as the site's key
+    prints it, danger line and all; a one-room lair alone likewise (README, Addresses)."""
+    room = run_cli("site", "--seed", "harrowdeep/level/1/room/4").out
+    assert "Danger for four level-1 characters:" in room
+    assert room.strip() in run_cli("site", "--seed", "harrowdeep").out
+    assert "Danger" not in run_cli("site", "--seed", "harrowdeep/level/1/room/4", "--no-danger").out
+    lair = run_cli("region", "--seed", "saltmarch/hex/0103/lair").out
+    line = next(x for x in lair.split("\n  * ") if x.startswith("Danger for"))
+    assert line in run_cli("region", "--seed", "saltmarch").out
+    doc = json.loads(run_cli("site", "--seed", "harrowdeep/level/1/room/4", "-f", "json").out)
+    assert "danger" not in doc
+    doc = json.loads(
+        run_cli("site", "--seed", "harrowdeep/level/1/room/4", "-f", "json", "--danger").out
+    )
+    assert doc["danger"]["trials"] == 2000
 
 
 # --------------------------------------------------------------------------- (Fortmayn)
@@ -528,3 +566,9 @@ def test_any_fight_gives_coherent_figures(builtin_tables, name, count, level, se
     assert d.verdict in [v.key for v in verdicts(builtin_tables)]
     for key, (low, high) in d.ci95.items():
         assert low - 1e-9 <= getattr(d, key) <= high + 1e-9, key
+
+
+def test_intervals_at_none_and_all_reach_zero_and_one():
+    assert wilson(0, 2000)[0] == 0.0 and wilson(2000, 2000)[1] == 1.0
+    low, high = wilson(1000, 2000)
+    assert 0.47 < low < 0.5 < high < 0.53

@@ -27,6 +27,7 @@ from generator.engine.words import (
         ("unicorn horn", "a"),
         ("one-eyed giant", "a"),
         ("hour glass", "an"),
+        ("herb-wife", "a"),  # British English, as the tables write it
         ("8-foot pole", "an"),
         ("18-inch blade", "an"),
         ("3-foot pit", "a"),

@@ -306,6 +306,8 @@ def build(
     found = find(model, full)
     if found is None:
         raise DelveError(_missing(model, root_kind, root, address.path))
+    if type(found).__name__ == "Lair" and found.form != "room":
+        raise DelveError(_site_lair(model, found))
     return Part(KINDS[type(found).__name__], found, full, model)
 
 
@@ -399,6 +401,15 @@ def _missing(model: Any, kind: str, root: str, path: str) -> str:
     if kind == "site":
         return f"{root}/{path}: the site {root} has no such part (its hoards are in its JSON)"
     return f"{root}/{path}: that hoard holds no magic weapon"
+
+
+def _site_lair(region: Any, lair: Any) -> str:
+    """A lair of several rooms is its hex's site (FMC Basic, Hex Stocking): name that."""
+    home = next(h for h in region.hexes if h.lair is lair)
+    return (
+        f"{lair.seed}: the lair in hex {home.label} is a site of {len(home.site.rooms)} rooms; "
+        f"try `delve site --seed {home.site.seed}`"
+    )
 
 
 def check_kind(part: Part, wanted: tuple[str, ...], command: str) -> Part:

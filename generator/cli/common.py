@@ -118,6 +118,26 @@ def add_danger(model: Any, fmt: str, wanted: bool | None, system_key: str | None
         estimate_region(tables(), model, systems=systems)
 
 
+def add_part_danger(part: Any, fmt: str, wanted: bool | None, system_key: str | None) -> None:
+    """A room or a one-room lair printed on its own shows the danger its key entry shows (the
+    same figures: each estimate is seeded from the part's address)."""
+    on = wanted if wanted is not None else fmt in DANGER_FORMATS
+    if not on or part.kind not in ("room", "hex", "lair"):
+        return
+    from generator.sim.danger import estimate_lair, estimate_room, other_system
+
+    systems = (system_key,) if system_key and other_system(system_key) else ()
+    root = part.root
+    if part.kind == "room":
+        site = root
+        if root.kind == "region":
+            site = next(h.site for h in root.hexes if h.site and part.thing in h.site.rooms)
+        estimate_room(tables(), site, part.thing, systems=systems)
+        return
+    home = part.thing if part.kind == "hex" else next(h for h in root.hexes if h.lair is part.thing)
+    estimate_lair(tables(), home, systems=systems)
+
+
 def _strip_danger(model: Any) -> None:
     sites = [model] if model.kind == "site" else [h.site for h in model.hexes if h.site]
     for site in sites:

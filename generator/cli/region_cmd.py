@@ -92,7 +92,13 @@ def region(
     """
     from generator.build import address
     from generator.build.region.terrain import parse_size
-    from generator.cli.common import add_danger, resolve_seed, resolve_system, tables
+    from generator.cli.common import (
+        add_danger,
+        add_part_danger,
+        resolve_seed,
+        resolve_system,
+        tables,
+    )
     from generator.cli.site_cmd import _write, _write_part
 
     dims = parse_size(size) if size is not None else None
@@ -120,4 +126,5 @@ def region(
             add_danger(part.thing, fmt, danger, system)
             _write(part.thing, fmt, out, system, mono, force=force)
         else:
+            add_part_danger(part, fmt, danger, system)
             _write_part(part, fmt, system)

@@ -16,6 +16,7 @@ from generator.cli.common import (
     SystemOption,
     TemplatesOption,
     add_danger,
+    add_part_danger,
     booklet_session,
     emit,
     resolve_seed,
@@ -97,6 +98,7 @@ def site(
         part = address.build(ts, resolve_seed(seed), "site", given)
         address.check_kind(part, ("site", "room"), "site")
         if part.kind == "room":
+            add_part_danger(part, fmt, danger, system)
             _write_part(part, fmt, system)
         else:
             add_danger(part.thing, fmt, danger, system)

@@ -20,7 +20,7 @@ what fields and values cannot say (a monster named in a roster must be in the be
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from generator.engine.tables import Table, TableSet
@@ -98,7 +98,10 @@ def problems(tables: TableSet, need: Need, table: Table) -> list[str]:
                     f"({need.by} knows no other)"
                 )
     if need.check is not None and not out:
-        out += need.check(tables, table)
+        # A table with problems of its own (TableSet.check) keeps its faulty entries, some
+        # without a declared field: the check sees only entries that have them all.
+        whole = [e for e in table.entries if all(name in e.data for name in need.fields)]
+        out += need.check(tables, replace(table, entries=whole))
     return out
 
 

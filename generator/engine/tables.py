@@ -35,6 +35,7 @@ MAX_DEPTH = 12  # nested references deeper than this are certainly a mistake
 
 _ID_RE = re.compile(r"^[a-z0-9][a-z0-9_\-]*(/[a-z0-9][a-z0-9_\-]*)*$")
 _PLACE = re.compile(r"\{\{|\}\}|\{([^{}]*)\}|[{}]")
+_REF_SCAN = re.compile(r"\{@([^{}]*)\}")  # the references of a text that did not compile
 
 
 def builtin_tables_dir() -> Path:
@@ -350,7 +351,6 @@ class _FileParser:
             self.err(line, "an entry must be a mapping (with 'result' and/or fields) or text")
             self.rolls.append(None)  # what it covers is unknown: no coverage report
             return None
-        ok = True
         data: dict[str, Any] = {}
         for key, value in item.items():
             kline = item.line_of(key)
@@ -359,7 +359,6 @@ class _FileParser:
             if key == "result":
                 if isinstance(value, (LDict, LList)):
                     self.err(kline, "'result' must be text")
-                    ok = False
                 else:
                     data["result"] = "" if plain(value) is None else str(value)
             elif key == "tags":
@@ -367,7 +366,6 @@ class _FileParser:
                     isinstance(v, str) and not isinstance(v, Raw) for v in value
                 ):
                     self.err(kline, "'tags' must be a list of words")
-                    ok = False
                 else:
                     data["tags"] = list(value)
             elif key in fields:
@@ -375,7 +373,6 @@ class _FileParser:
                 if not _type_ok(value, type_name):
                     shown = plain(value)
                     self.err(kline, f"field '{key}' must be {type_name}, not {shown!r}")
-                    ok = False
                 else:
                     data[key] = _typed(value, type_name)
             else:
@@ -383,43 +380,36 @@ class _FileParser:
                 hint = difflib.get_close_matches(key, known, 1)
                 more = f" (did you mean '{hint[0]}'?)" if hint else ""
                 self.err(kline, f"unknown key '{key}'{more}")
-                ok = False
         for name, (_t, required) in fields.items():
             if required and name not in item:
                 self.err(item.line, f"entry is missing required field '{name}'")
-                ok = False
         if "result" not in data and not any(f in data for f in fields):
             self.err(item.line, "entry has neither 'result' nor any field")
-            ok = False
         rolls: tuple[int, ...] = ()
         rolls_ok = True
         weight = 1.0
         if "roll" in item and "weight" in item:
             self.err(item.line, "entry has both 'roll' and 'weight' (a table uses one or other)")
-            ok = False
         elif "roll" in item:
             if not has_die:
                 self.err(item.line_of("roll"), "entry has 'roll' but the table has no 'die'")
-                ok = False
             else:
                 try:
                     rolls = tuple(_parse_rolls(item["roll"]))
                 except ValueError as err:
                     self.err(item.line_of("roll"), str(err))
-                    ok = rolls_ok = False
+                    rolls_ok = False
         elif "weight" in item:
             if has_die:
                 self.err(item.line_of("weight"), "entry has 'weight' but the table rolls a die")
-                ok = False
             w = plain(item["weight"])
             if isinstance(w, bool) or not isinstance(w, (int, float)) or w <= 0:
                 self.err(item.line_of("weight"), f"weight must be a positive number, not {w!r}")
-                ok = False
             else:
                 weight = float(w)
         elif has_die:
             self.err(item.line, "entry has no 'roll' (the table rolls a die)")
-            ok = rolls_ok = False
+            rolls_ok = False
         if has_die:
             self.rolls.append(rolls if rolls_ok else None)
         template = Template((), "")
@@ -431,15 +421,16 @@ class _FileParser:
                 tpl = compile_template(value)
             except DelveError as err:
                 self.err(item.line_of(key), f"{key}: {err}")
-                ok = False
+                # The text's other references are still checked, in the same run.
+                self.refs += [(item.line, r.strip()) for r in _REF_SCAN.findall(value)]
                 continue
             self.refs += [(item.line, ref) for ref in tpl.refs]
             if key == "result":
                 template = tpl
             elif tpl.static is None:
                 templates[key] = tpl
-        if not ok:
-            return None
+        # An entry with problems still carries what parsed, so `delve tables check` can check
+        # it against the generators in the same run; its table is never used (see _read).
         return Entry(data, item.line, template, templates, weight, rolls)
 
     def check_coverage(
@@ -553,7 +544,7 @@ class TableSet:
         cls, folders: list[Path], partial: dict[str, Table] | None = None
     ) -> tuple[dict[str, Table], list[str]]:
         """The tables that parse cleanly, and every problem of every file; `partial` receives
-        the good entries of each table with problems (so its other faults can be found too)."""
+        what parsed of each table with problems (so its other faults can be found too)."""
         problems: list[str] = []
         tables: dict[str, Table] = {}
         refs: list[tuple[_FileParser, int, str]] = []  # every {@ref}, from good files or not

@@ -12,7 +12,7 @@ import re
 from functools import lru_cache
 
 # Words that start with a vowel letter but a consonant sound, and the reverse.
-_AN_EXCEPTIONS = ("hour", "honest", "honou", "heir", "herb")
+_AN_EXCEPTIONS = ("hour", "honest", "honou", "heir")  # British: a herb, a hotel
 _A_EXCEPTIONS = (
     "one",
     "once",

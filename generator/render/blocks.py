@@ -17,6 +17,7 @@ class Block:
     kind: str  # h1 h2 h3 p li table rule
     text: str = ""
     rows: list[list[str]] | None = None  # for tables: the first row is the header
+    depth: int = 0  # for list items: 1 is an item under the one before it
 
 
 def h1(text: str) -> Block:
@@ -39,6 +40,11 @@ def li(text: str) -> Block:
     return Block("li", text)
 
 
+def sub(text: str) -> Block:
+    """A list item under the item before it (a hoard's valuables under its treasure line)."""
+    return Block("li", text, depth=1)
+
+
 def table(rows: list[list[str]]) -> Block:
     return Block("table", rows=rows)
 
@@ -58,7 +64,7 @@ def to_markdown(blocks: list[Block]) -> str:
         elif b.kind == "p":
             out += [b.text, ""]
         elif b.kind == "li":
-            out.append(f"- {b.text}")
+            out.append(f"{'  ' * b.depth}- {b.text}")
         elif b.kind == "table" and b.rows:
             head, *body = b.rows
             out.append("| " + " | ".join(_md_cell(c) for c in head) + " |")
@@ -88,8 +94,14 @@ def to_text(blocks: list[Block]) -> str:
         elif b.kind == "p":
             out += [textwrap.fill(b.text, WIDTH), ""]
         elif b.kind == "li":
+            pad = "    " * b.depth
             out.append(
-                textwrap.fill(b.text, WIDTH, initial_indent="  * ", subsequent_indent="    ")
+                textwrap.fill(
+                    b.text,
+                    WIDTH,
+                    initial_indent=pad + ("  * " if not b.depth else "  - "),
+                    subsequent_indent=pad + "    ",
+                )
             )
         elif b.kind == "table" and b.rows:
             widths = [max(len(row[i]) for row in b.rows) for i in range(len(b.rows[0]))]

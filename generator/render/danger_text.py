@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from generator.engine.words import capital
+from generator.engine.words import capital, noun
 
 if TYPE_CHECKING:
     from generator.model.danger import Danger, Route
@@ -96,15 +96,26 @@ def report(d: Danger, title: str) -> str:
     return "\n".join(lines)
 
 
+def _group(bestiary: dict, name: str, count: object) -> str:
+    """'14 ashlings', '1 fire newt', '1d3+1 ashlings': the count and the name agreeing, by the
+    bestiary's own plural where it has one (a dice formula counts as many)."""
+    m = bestiary.get(name)
+    proper = m is not None and m.plural[:1].isupper()  # 'Grisla the Hag' keeps her capitals
+    many = 1 if str(count) == "1" else 2
+    return f"{count} {noun(many, name if proper else name.lower(), m.plural if m else None)}"
+
+
 def _site_lines(site: object, indent: str = "") -> list[str]:
     lines = []
+    beasts = site.bestiary  # type: ignore[attr-defined]
     for room in sorted(site.rooms, key=lambda r: (r.level, r.id)):  # type: ignore[attr-defined]
         if room.danger:
-            who = ", ".join(f"{g.count} {g.name}" for g in room.monsters)
+            who = ", ".join(_group(beasts, g.name, g.count) for g in room.monsters)
             lines.append(f"{indent}Room {room.id}, {room.name} ({who}): {short(room.danger)}")
     for e in site.encounters:  # type: ignore[attr-defined]
         if e.danger:
-            lines.append(f"{indent}Encounter {e.roll} ({e.count} {e.name}): {short(e.danger)}")
+            who = _group(beasts, e.name, e.count)
+            lines.append(f"{indent}Encounter {e.roll} ({who}): {short(e.danger)}")
     for r in site.routes:  # type: ignore[attr-defined]
         steps = ", ".join(f"room {s.room} {percent(s.through)}" for s in r.steps)
         lines.append(f"{indent}Level {r.level} without a rest ({r.party}): {steps}")
@@ -122,11 +133,23 @@ def document_report(model: object) -> str:
         if h.site:
             lines.append(f"Hex {h.label}, {h.site.name}:")
             lines += _site_lines(h.site, "  ")
+    beasts = _all_monsters(model)
     for table in model.encounters:  # type: ignore[attr-defined]
         for e in table.entries:
             if e.danger:
-                lines.append(f"{table.name} {e.roll} ({e.count} {e.monster}): {short(e.danger)}")
+                who = _group(beasts, e.monster, e.count)
+                lines.append(f"{table.name} {e.roll} ({who}): {short(e.danger)}")
     return "\n".join(lines)
+
+
+def _all_monsters(region: object) -> dict:
+    """Every monster a region names, by name: its own bestiary, its lairs' and its sites'."""
+    out = dict(region.bestiary)  # type: ignore[attr-defined]
+    for h in region.hexes:  # type: ignore[attr-defined]
+        for part in (h.lair, h.site):
+            for name, m in getattr(part, "bestiary", {}).items():
+                out.setdefault(name, m)
+    return out
 
 
 # --------------------------------------------------------------------------- key blocks

@@ -10,7 +10,7 @@ from generator.systems import System
 
 
 def part_blocks(part: Any, system: System) -> list[b.Block]:
-    """The key entry of the part, as its site's or region's key prints it, and its address."""
+    """The key entry of the part, as its site's or region's key prints it, address and all."""
     from generator.render import region_key, site_key
 
     if part.kind != "room":
@@ -18,7 +18,7 @@ def part_blocks(part: Any, system: System) -> list[b.Block]:
     site = part.root
     if site.kind == "region":  # a room of one of the region's sites
         site = next(h.site for h in site.hexes if h.site and part.thing in h.site.rooms)
-    return [*site_key.room_blocks(site, part.thing, system), b.li(f"Address: {part.address}")]
+    return site_key.room_blocks(site, part.thing, system)  # its address is its last line
 
 
 def part_text(part: Any, fmt: str, system: System) -> str:

@@ -219,6 +219,8 @@ def _haven_blocks(region: Region, hv: Haven) -> list[b.Block]:
     if hv.rumour:
         truth = "true" if hv.rumour.true else "false"
         out.append(b.li(f'Rumour ({truth}): "{region.rumour_text(hv.rumour)}"'))
+    if hv.seed:
+        out.append(b.li(f"Haven address: {hv.seed}"))
     return out
 
 
@@ -242,7 +244,7 @@ def _lair_blocks(lair: Lair, monsters: dict[str, Monster], system: System | None
     out += danger_blocks(lair.danger, system)
     if lair.hoard:
         out.append(b.li(f"Treasure ({lair.hoard.value_cp:,} c.p.): {lair.hoard_place}"))
-        out += [b.li(point) for point in hoard_points(lair.hoard, system)]
+        out += [b.sub(point) for point in hoard_points(lair.hoard, system)]
     out.append(b.li(f"Lair address: {lair.seed}"))
     return out
 
@@ -258,7 +260,7 @@ def part_blocks(region: Region, thing: Hex | Haven | Lair, system: System) -> li
     home = next(h for h in region.hexes if thing in (h.haven, h.lair))
     title = b.h3(f"{home.label}: {thing.name}")
     if isinstance(thing, Haven):
-        return [title, *_haven_blocks(region, thing), b.li(f"Address: {thing.seed}")]
+        return [title, *_haven_blocks(region, thing)]
     return [title, *_lair_blocks(thing, monsters, system)]
 
 

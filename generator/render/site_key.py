@@ -126,12 +126,14 @@ def room_blocks(site: Site, room: Room, system: System | None = None) -> list[b.
     if room.hoard:
         out.append(b.li(f"Treasure ({room.hoard.value_cp:,} c.p.): {reword(room.hoard_place)}"))
         points = hoard_points(room.hoard, system)
-        out += [b.li(f"  {reword(point)}") for point in points]
+        out += [b.sub(reword(point)) for point in points]
     if room.feature:
         f = room.feature
         out.append(b.li(f"Feature, {f.name}: {reword(f.description)} {reword(f.use)}".strip()))
     for c, other in exits(site, room):
         out.append(b.li("Exit " + exit_text(c, other, system)))
+    if room.seed:
+        out.append(b.li(f"Address: {room.seed}"))  # `delve site --seed` gives the room back
     return out
 
 

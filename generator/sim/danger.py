@@ -16,7 +16,7 @@ from generator.engine.tables import TableSet
 from generator.errors import DelveError
 from generator.model.danger import MAX_TRIALS, Danger, Route, RouteStep
 from generator.model.monster import Monster
-from generator.model.site import MonsterGroup, Site
+from generator.model.site import MonsterGroup, Room, Site
 from generator.sim.foes import FoeGroup, check_groups, foe_kind
 from generator.sim.party import Character, default_party, describe
 from generator.sim.rules import tactics, verdict
@@ -142,12 +142,7 @@ def estimate_site(
     referee's party); wandering groups by a party of the site's level."""
     systems = tuple(systems)
     for room in site.rooms:
-        room.danger = None
-        if room.monsters:
-            who = party_for(tables, site.level_of(room.level), party)
-            against = foes(tables, _pairs(site.bestiary, room.monsters))
-            address = room.seed or f"{site.seed}/room/{room.id}"
-            room.danger = estimate(tables, who, against, address, trials, systems)
+        estimate_room(tables, site, room, party, trials, systems)
     who = party_for(tables, site.level, party)
     for e in site.encounters:
         against = foes(tables, [(site.bestiary[e.name], e.count)])
@@ -163,6 +158,24 @@ def estimate_site(
         )
         for depth in range(1, site.levels + 1)
     ]
+
+
+def estimate_room(
+    tables: TableSet,
+    site: Site,
+    room: Room,
+    party: list[Character] | None = None,
+    trials: int = DEFAULT_TRIALS,
+    systems: Iterable[str] = (),
+) -> None:
+    """Put a Danger on one room with monsters: a fresh party of the level its loop is stocked
+    for (or the referee's), seeded from the room's address, as the whole site's key has it."""
+    room.danger = None
+    if room.monsters:
+        who = party_for(tables, site.level_of(room.level), party)
+        against = foes(tables, _pairs(site.bestiary, room.monsters))
+        address = room.seed or f"{site.seed}/room/{room.id}"
+        room.danger = estimate(tables, who, against, address, trials, tuple(systems))
 
 
 def route(
@@ -212,11 +225,7 @@ def estimate_region(
     for h in region.hexes:  # type: ignore[attr-defined]
         if h.site:
             estimate_site(tables, h.site, party, trials, systems)
-        lair = h.lair
-        if lair and lair.form == "room" and lair.monsters:
-            who = party_for(tables, h.level, party)
-            against = foes(tables, _pairs(lair.bestiary, lair.monsters))
-            lair.danger = estimate(tables, who, against, lair.seed, trials, systems)
+        estimate_lair(tables, h, party, trials, systems)
     beasts = _region_bestiary(region)
     who = party_for(tables, region.level, party)  # type: ignore[attr-defined]
     for table in region.encounters:  # type: ignore[attr-defined]
@@ -226,6 +235,22 @@ def estimate_region(
                 continue
             address = f"{region.seed}/encounters/{table.terrain}/{e.roll}"  # type: ignore[attr-defined]
             e.danger = estimate(tables, who, foes(tables, [(m, e.count)]), address, trials, systems)
+
+
+def estimate_lair(
+    tables: TableSet,
+    h: object,
+    party: list[Character] | None = None,
+    trials: int = DEFAULT_TRIALS,
+    systems: Iterable[str] = (),
+) -> None:
+    """Put a Danger on a hex's one-room lair: a party of the hex's level, seeded from the
+    lair's address."""
+    lair = h.lair  # type: ignore[attr-defined]
+    if lair and lair.form == "room" and lair.monsters:
+        who = party_for(tables, h.level, party)  # type: ignore[attr-defined]
+        against = foes(tables, _pairs(lair.bestiary, lair.monsters))
+        lair.danger = estimate(tables, who, against, lair.seed, trials, tuple(systems))
 
 
 def _region_bestiary(region: object) -> dict[str, Monster]:
