@@ -68,9 +68,11 @@ def region_pdf(region) -> bytes:
 
 
 def _command_after(text: str, start: str) -> list[str]:
-    """The command printed after 'byte for byte:' on a cover, as arguments."""
+    """The command printed after 'byte for byte:' on a cover, as arguments. The contents heading
+    is set in small capitals, and the PDF's text layer may give any mix of cases for it (the
+    glyphs it shares with capitals in the site's name decide), so it is matched in any case."""
     flat = re.sub(r"\s+", " ", text)
-    found = re.search(r"byte for byte: (delve .*?)(?: Contents| contents|$)", flat)
+    found = re.search(r"byte for byte: (delve .*?)(?: (?i:contents)|$)", flat)
     assert found, flat[:600]
     args = shlex.split(found.group(1))
     assert args[:2] == ["delve", start]
