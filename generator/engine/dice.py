@@ -300,7 +300,7 @@ class Formula:
         return f"Formula({self.text!r})"
 
     def __reduce__(self) -> tuple:
-        # Rebuilt from its text (its roll function is a closure), e.g. in the tables cache.
+        # Rebuilt from its text (its roll function is a closure) if anything copies it.
         return (parse, (self.text,))
 
 

@@ -102,6 +102,30 @@ def compile_template(text: str) -> Template:
     return Template(tuple(parts), None)
 
 
+def entry_templates(
+    data: Mapping[str, Any], errors: list[tuple[str, DelveError]] | None = None
+) -> tuple[Template, dict[str, Template]]:
+    """An entry's compiled texts: its `result`, and each other text field with placeholders.
+    A text that does not compile is added to `errors` (or raised when none is given)."""
+    template = Template((), "")
+    templates: dict[str, Template] = {}
+    for key, value in data.items():
+        if not isinstance(value, str):
+            continue
+        try:
+            tpl = compile_template(value)
+        except DelveError as err:
+            if errors is None:
+                raise
+            errors.append((key, err))
+            continue
+        if key == "result":
+            template = tpl
+        elif tpl.static is None:
+            templates[key] = tpl
+    return template, templates
+
+
 # --------------------------------------------------------------------------- model
 
 
@@ -422,22 +446,13 @@ class _FileParser:
             ok = rolls_ok = False
         if has_die:
             self.rolls.append(rolls if rolls_ok else None)
-        template = Template((), "")
-        templates: dict[str, Template] = {}
-        for key, value in data.items():
-            if not isinstance(value, str):
-                continue
-            try:
-                tpl = compile_template(value)
-            except DelveError as err:
-                self.err(item.line_of(key), f"{key}: {err}")
-                ok = False
-                continue
+        errors: list[tuple[str, DelveError]] = []
+        template, templates = entry_templates(data, errors)
+        for key, err in errors:
+            self.err(item.line_of(key), f"{key}: {err}")
+            ok = False
+        for tpl in [template, *templates.values()]:
             self.refs += [(item.line, ref) for ref in tpl.refs]
-            if key == "result":
-                template = tpl
-            elif tpl.static is None:
-                templates[key] = tpl
         if not ok:
             return None
         return Entry(data, item.line, template, templates, weight, rolls)
