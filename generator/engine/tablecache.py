@@ -25,7 +25,7 @@ from generator import __version__
 from generator.engine import cachefiles
 from generator.engine.cachefiles import cache_dir  # noqa: F401  (kept for callers)
 
-_FORMAT = 3  # bump when the stored table layout changes
+_FORMAT = 4  # bump when the stored table layout changes
 _KIND = "tables"
 _KEEP = 6  # table sets kept (a few folder combinations, and the one before an edit)
 _MAX_TOTAL = 32 * 1024 * 1024
@@ -78,7 +78,7 @@ def _plain(table: Any) -> dict[str, Any]:
         "source": table.source,
         "description": table.description,
         "line": table.line,
-        "entries": [[e.data, e.line, e.weight, list(e.rolls)] for e in table.entries],
+        "entries": [[e.data, e.line, e.weight, e.spans] for e in table.entries],
     }
 
 
@@ -87,9 +87,10 @@ def _table(d: dict[str, Any]) -> Any:
     from generator.engine.tables import Entry, Table, entry_templates
 
     entries = []
-    for data, line, weight, rolls in d["entries"]:
+    for data, line, weight, spans in d["entries"]:
         template, templates = entry_templates(data)
-        entries.append(Entry(data, line, template, templates, weight, tuple(rolls)))
+        runs = tuple((lo, hi) for lo, hi in spans)
+        entries.append(Entry(data, line, template, templates, weight, spans=runs))
     table = Table(
         id=d["id"],
         title=d["title"],

@@ -11,12 +11,12 @@ import difflib
 import os
 import re
 from bisect import bisect_right
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from generator.engine.dice import Formula, parse
+from generator.engine.dice import MAX_FACES, Formula, parse
 from generator.engine.rng import Rng
 from generator.engine.yamlload import LDict, LList, Raw, load_yaml, plain
 from generator.errors import DelveError, DiceError, TableError
@@ -93,7 +93,8 @@ def compile_template(text: str) -> Template:
                 try:
                     parts.append(("dice", parse(inner)))
                 except DiceError as err:
-                    raise DelveError(f"bad inline dice {{{inner}}}: {err}") from None
+                    shown = inner if len(inner) <= 40 else inner[:40] + "..."
+                    raise DelveError(f"bad inline dice {{{shown}}}: {err}") from None
     buf.append(text[pos:])
     if buf and "".join(buf):
         parts.append("".join(buf))
@@ -138,7 +139,8 @@ class Entry:
     template: Template
     templates: dict[str, Template]  # other text fields that hold placeholders
     weight: float = 1.0
-    rolls: tuple[int, ...] = ()
+    rolls: tuple[int, ...] = ()  # every roll it covers (tables whose die lists its odds)
+    spans: tuple[Span, ...] = ()  # the same as runs (every die table)
 
     @property
     def result(self) -> str:
@@ -174,12 +176,24 @@ class Table:
 
     def _prepare(self) -> None:
         if self.die is not None:
-            self.low = self.die.min
-            by_roll: dict[int, Entry] = {r: e for e in self.entries for r in e.rolls}
-            self.lookup = [by_roll[v] for v in range(self.die.min, self.die.max + 1)]
-            counts = self.die._counts()
+            self.low, high = self.die.min, self.die.max
             for e in self.entries:
-                e.weight = float(sum(counts.get(r, 0) for r in e.rolls))
+                if not e.spans:
+                    e.spans = tuple(_runs(e.rolls))
+            if self.die.exact and high - self.low < _MAX_LOOKUP:
+                counts = self.die._counts()
+                by_roll: dict[int, Entry] = {}
+                for e in self.entries:
+                    e.rolls = tuple(
+                        v for lo, hi in e.spans for v in range(max(lo, self.low), min(hi, high) + 1)
+                    )
+                    by_roll.update((r, e) for r in e.rolls)
+                    e.weight = float(sum(counts.get(r, 0) for r in e.rolls))
+                self.lookup = [by_roll.get(v) for v in range(self.low, high + 1)]  # type: ignore[misc]
+            else:  # one big die (checked at load): every value as likely, found by its run
+                for e in self.entries:
+                    e.weight = float(sum(hi - lo + 1 for lo, hi in e.spans))
+                self.lookup = SpanLookup(self.low, high, self.entries)  # type: ignore[assignment]
         total = 0.0
         self.cumulative = []
         for e in self.entries:
@@ -196,6 +210,34 @@ class Table:
     @property
     def label(self) -> str:
         return f"{self.path}"
+
+
+_MAX_LOOKUP = 100_000  # a die with a wider range of values is looked up by its runs
+
+
+class SpanLookup(Sequence):
+    """table.lookup for a die too big to list: the entry for `value - low`, found by bisection
+    over the entries' runs (as a list would answer, without a billion slots)."""
+
+    def __init__(self, low: int, high: int, entries: list[Entry]) -> None:
+        self.low, self.high = low, high
+        runs = sorted((lo, hi, i) for i, e in enumerate(entries) for lo, hi in e.spans)
+        self.starts = [lo for lo, _, _ in runs]
+        self.runs = [(hi, entries[i]) for _, hi, i in runs]
+
+    def __len__(self) -> int:
+        return self.high - self.low + 1
+
+    def __getitem__(self, index: Any) -> Any:
+        if not isinstance(index, int):
+            raise TypeError("a table's lookup takes one index")
+        if index < 0:
+            index += len(self)
+        value = self.low + index
+        at = bisect_right(self.starts, value) - 1
+        if not 0 <= index < len(self) or at < 0 or self.runs[at][0] < value:
+            raise IndexError(f"no entry for a roll of {value}")
+        return self.runs[at][1]
 
 
 class Rolled:
@@ -219,23 +261,61 @@ class Rolled:
 # --------------------------------------------------------------------------- parsing
 
 
-def _parse_rolls(raw: Any) -> list[int]:
-    """`3`, `"4-6"`, `"11-16"`, `"1, 4"`: the outcomes an entry covers."""
+Span = tuple[int, int]  # a run of rolls, both ends included
+
+
+def _parse_rolls(raw: Any) -> list[Span]:
+    """`3`, `"4-6"`, `"11-16"`, `"1, 4"`: the runs of outcomes an entry covers (as written:
+    `1-1000000000` is one pair of numbers, never a billion of them)."""
     text = str(raw).strip()
-    out: list[int] = []
+    out: list[Span] = []
     for piece in text.split(","):
         piece = piece.strip()
-        m = re.fullmatch(r"(-?\d+)\s*(?:-|–|to)\s*(-?\d+)", piece)
+        m = re.fullmatch(r"(-?\d{1,16})\s*(?:-|–|to)\s*(-?\d{1,16})", piece)
         if m:
             lo, hi = int(m.group(1)), int(m.group(2))
             if lo > hi:
                 raise ValueError(f"range {piece!r} runs backwards")
-            out.extend(range(lo, hi + 1))
-        elif re.fullmatch(r"-?\d+", piece):
-            out.append(int(piece))
+            out.append((lo, hi))
+        elif re.fullmatch(r"-?\d{1,16}", piece):
+            out.append((int(piece), int(piece)))
         else:
-            raise ValueError(f"roll {text!r} is not a number or a range such as 4-6")
+            shown = text if len(text) <= 40 else text[:40] + "..."
+            raise ValueError(f"roll {shown!r} is not a number or a range such as 4-6")
     return out
+
+
+def _merge(spans: Iterable[Span]) -> list[Span]:
+    """Sorted runs with neighbours and overlaps joined."""
+    out: list[Span] = []
+    for lo, hi in sorted(spans):
+        if out and lo <= out[-1][1] + 1:
+            out[-1] = (out[-1][0], max(out[-1][1], hi))
+        else:
+            out.append((lo, hi))
+    return out
+
+
+def _minus(spans: list[Span], cut: list[Span]) -> list[Span]:
+    """The parts of merged runs `spans` outside merged runs `cut`."""
+    out: list[Span] = []
+    i = 0
+    for lo, hi in spans:
+        while i < len(cut) and cut[i][1] < lo:
+            i += 1
+        j, start = i, lo
+        while j < len(cut) and cut[j][0] <= hi:
+            if cut[j][0] > start:
+                out.append((start, cut[j][0] - 1))
+            start = max(start, cut[j][1] + 1)
+            j += 1
+        if start <= hi:
+            out.append((start, hi))
+    return out
+
+
+def _runs(values: Iterable[int]) -> list[Span]:
+    return _merge((v, v) for v in values)
 
 
 def _type_ok(value: Any, type_name: str) -> bool:
@@ -269,7 +349,7 @@ class _FileParser:
         self.problems: list[str] = []
         # Kept from every entry, good or not, so one run reports every problem: the rolls
         # each covers (None if its roll did not parse) and each {@ref} with its line.
-        self.rolls: list[tuple[int, ...] | None] = []
+        self.rolls: list[tuple[Span, ...] | None] = []
         self.refs: list[tuple[int, str]] = []
 
     def err(self, line: int, message: str) -> None:
@@ -306,7 +386,13 @@ class _FileParser:
         if "die" in doc:
             try:
                 die = parse(str(doc["die"]))
-                die.outcomes()
+                if die.exact:
+                    die.outcomes()
+                elif not die.uniform:
+                    raise DiceError(
+                        f"{die} is too big to check: a table's die has at most "
+                        f"{MAX_FACES:,} faces in all, unless it is one die (such as d1000000)"
+                    )
             except DiceError as err:
                 self.err(doc.line_of("die"), f"die: {err}")
                 die = None
@@ -415,7 +501,7 @@ class _FileParser:
         if "result" not in data and not any(f in data for f in fields):
             self.err(item.line, "entry has neither 'result' nor any field")
             ok = False
-        rolls: tuple[int, ...] = ()
+        rolls: tuple[Span, ...] = ()
         rolls_ok = True
         weight = 1.0
         if "roll" in item and "weight" in item:
@@ -455,45 +541,38 @@ class _FileParser:
             self.refs += [(item.line, ref) for ref in tpl.refs]
         if not ok:
             return None
-        return Entry(data, item.line, template, templates, weight, rolls)
+        return Entry(data, item.line, template, templates, weight, spans=tuple(_merge(rolls)))
 
     def check_coverage(
-        self, die: Formula, covered: list[tuple[int, ...] | None], line: int
+        self, die: Formula, covered: list[tuple[Span, ...] | None], line: int
     ) -> None:
-        possible = set(die.outcomes())
-        seen: dict[int, int] = {}
-        twice: list[int] = []
-        impossible: list[int] = []
-        for rolls in covered:
-            for r in rolls or ():
-                if r not in possible:
-                    impossible.append(r)
-                elif r in seen:
-                    twice.append(r)
-                else:
-                    seen[r] = line
-        missing = sorted(possible - set(seen))
+        """Every roll the die can give is covered by one entry, and no entry covers a roll it
+        cannot give; worked on runs, so a d1000000 costs what a d6 does."""
+        possible = _runs(die.outcomes()) if die.exact else [(die.min, die.max)]
+        every = sorted(span for spans in covered for span in spans or ())
+        twice: list[Span] = []
+        reach = None
+        for lo, hi in every:
+            if reach is not None and lo <= reach:
+                twice.append((lo, min(hi, reach)))
+            reach = hi if reach is None else max(reach, hi)
+        union = _merge(every)
+        missing = _minus(possible, union)
+        impossible = _minus(union, possible)
         if missing:
             self.err(line, f"rolls not covered by any entry on {die}: {_ranges(missing)}")
         if twice:
-            self.err(line, f"rolls covered twice: {_ranges(sorted(set(twice)))}")
+            self.err(line, f"rolls covered twice: {_ranges(_merge(twice))}")
         if impossible:
-            self.err(line, f"rolls that {die} cannot give: {_ranges(sorted(set(impossible)))}")
+            self.err(line, f"rolls that {die} cannot give: {_ranges(impossible)}")
 
 
-def _ranges(values: list[int]) -> str:
-    """[1,2,3,5] -> '1-3, 5' (shown in error messages)."""
-    out: list[str] = []
-    start = prev = values[0]
-    for v in values[1:] + [None]:  # type: ignore[list-item]
-        if v is not None and v == prev + 1:
-            prev = v
-            continue
-        out.append(str(start) if start == prev else f"{start}-{prev}")
-        if v is not None:
-            start = prev = v
+def _ranges(runs: list[Span]) -> str:
+    """[(1, 3), (5, 5)] -> '1-3, 5' (shown in error messages)."""
+    out = [str(lo) if lo == hi else f"{lo}-{hi}" for lo, hi in runs]
     if len(out) > 12:
-        out = out[:12] + [f"... ({len(values)} in all)"]
+        count = sum(hi - lo + 1 for lo, hi in runs)
+        out = out[:12] + [f"... ({count:,} in all)"]
     return ", ".join(out)
 
 
@@ -742,7 +821,7 @@ class TableSet:
     def _rolled(
         self, table: Table, entry: Entry, rng: Rng, vars: Mapping[str, str] | None
     ) -> Rolled:
-        value = entry.rolls[0] if entry.rolls else None
+        value = entry.spans[0][0] if entry.spans else None
         return Rolled(table.id, entry, value, self._text(table, entry, rng, vars))
 
     def _text(
@@ -811,7 +890,10 @@ def _unknown_references(refs: list[tuple[_FileParser, int, str]], ids: set[str])
 
 
 def _check_references(tables: dict[str, Table]) -> list[str]:
-    """No chain of references loops back on itself."""
+    """No chain of references loops back on itself, or nests deeper than rolling allows.
+
+    Walked with a stack of its own (a chain of thousands of tables is a user's to write), and
+    the depth found here is the one TableSet._render enforces, so a set that loads rolls."""
     problems: list[str] = []
     graph: dict[str, list[tuple[str, int]]] = {}
     for t in tables.values():
@@ -819,29 +901,53 @@ def _check_references(tables: dict[str, Table]) -> list[str]:
         for e in t.entries:
             for tpl in [e.template, *e.templates.values()]:
                 edges += [(ref, e.line) for ref in tpl.refs if ref in tables]
-        graph[t.id] = edges
+        graph[t.id] = list(dict.fromkeys(edges))
     state: dict[str, int] = {}  # 1 visiting, 2 done
+    depth: dict[str, int] = {}  # references below a table on its longest chain
+    below: dict[str, str] = {}  # the next table on that chain
     reported: set[frozenset[str]] = set()
-
-    def visit(node: str, stack: list[str]) -> None:
-        state[node] = 1
-        stack.append(node)
-        for ref, line in graph.get(node, []):
+    for start in sorted(graph):
+        if start in state:
+            continue
+        path: list[str] = [start]
+        todo: list[Iterator[tuple[str, int]]] = [iter(graph[start])]
+        state[start] = 1
+        while todo:
+            node = path[-1]
+            step = next(todo[-1], None)
+            if step is None:
+                todo.pop()
+                path.pop()
+                deepest = max(
+                    ((depth[ref] + 1, ref) for ref, _ in graph[node] if state.get(ref) == 2),
+                    default=(0, ""),
+                )
+                depth[node], below[node] = deepest
+                state[node] = 2
+                continue
+            ref, line = step
             if state.get(ref) == 1:
-                cycle = stack[stack.index(ref) :] + [ref]
+                cycle = path[path.index(ref) :] + [ref]
                 key = frozenset(cycle)
                 if key not in reported:
                     reported.add(key)
-                    t = tables[node]
                     problems.append(
-                        f"{t.path}:{line}: table '{node}': reference cycle " + " -> ".join(cycle)
+                        f"{tables[node].path}:{line}: table '{node}': reference cycle "
+                        + " -> ".join(cycle)
                     )
             elif ref not in state:
-                visit(ref, stack)
-        stack.pop()
-        state[node] = 2
-
-    for node in sorted(graph):
-        if node not in state:
-            visit(node, [])
+                state[ref] = 1
+                path.append(ref)
+                todo.append(iter(graph[ref]))
+    deep = {t for t, d in depth.items() if d > MAX_DEPTH}
+    inner = {ref for t in deep for ref, _ in graph[t]}
+    for t in sorted(deep - inner):  # the head of each chain that is too deep
+        chain = [t]
+        while below.get(chain[-1]) and len(chain) < 5:
+            chain.append(below[chain[-1]])
+        shown = " -> ".join(chain) + (" -> ..." if depth[chain[-1]] else "")
+        problems.append(
+            f"{tables[t].path}:{tables[t].line}: table '{t}': references nest {depth[t]:,} "
+            f"deep ({shown}); at most {MAX_DEPTH}"
+        )
     return problems
