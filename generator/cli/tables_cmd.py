@@ -196,5 +196,5 @@ def export(
     if out is None:
         typer.echo(text, nl=False)
         return
-    write_atomic(out, text)
-    typer.echo(f"wrote {out}", err=True)
+    replaced = write_atomic(out, text)
+    typer.echo(f"wrote {out}" + (" (replacing the file there)" if replaced else ""), err=True)

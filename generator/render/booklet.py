@@ -190,11 +190,10 @@ def check_target(out: Path | None) -> None:
     """Refuse an output path that cannot be written before spending time on a booklet."""
     if out is None:
         return
+    from generator.output import check_target as check
+
+    check(out)
     folder = out.parent if str(out.parent) else Path(".")
-    if not folder.is_dir():
-        raise DelveError(f"{out}: folder {folder} does not exist")
-    if out.is_dir():
-        raise DelveError(f"{out}: is a folder, not a file")
     if not os.access(folder, os.W_OK):
         raise DelveError(f"{out}: cannot write in {folder}")
 
