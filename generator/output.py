@@ -27,7 +27,7 @@ def check_target(path: Path) -> bool:
     folder = path.parent if str(path.parent) else Path(".")
     try:
         st = os.lstat(path)
-    except FileNotFoundError:
+    except (FileNotFoundError, NotADirectoryError):
         if not folder.is_dir():
             what = "is not a folder" if folder.exists() else "does not exist"
             raise DelveError(f"{path}: folder {folder} {what}") from None

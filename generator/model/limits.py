@@ -7,6 +7,7 @@ from __future__ import annotations
 MAX_LEVEL = 30  # party levels: FMC Basic's tables and our conversions stop here
 MAX_ROOMS = 36  # rooms of a site: six loops of six
 MAX_DEPTH = MAX_ROOMS // 6  # levels of a site, one loop each
+MAX_GROUP = 100  # monsters in one group of a room (the generator puts at most 20 in a room)
 MAX_HOARD_CP = 100_000_000  # c.p. in one hoard (a level-30 hoard is 30,000)
 MAX_REROLLS = 999  # times one hex may be re-rolled
 MAX_NUMBER = 10**12  # any other number in a document (XP, hit points, counts, worths)
