@@ -29,8 +29,8 @@ def check_target(path: Path) -> bool:
         st = os.lstat(path)
     except (FileNotFoundError, NotADirectoryError):
         if not folder.is_dir():
-            what = "is not a folder" if folder.exists() else "does not exist"
-            raise DelveError(f"{path}: folder {folder} {what}") from None
+            what = " (a file of that name is there)" if folder.exists() else ""
+            raise DelveError(f"{path}: folder {folder} does not exist{what}") from None
         return False
     except OSError as err:
         raise DelveError(f"{path}: cannot write: {err.strerror}") from None
