@@ -18,6 +18,19 @@ _TYPE_NAMES = {
 }
 
 
+class TooBig(int):
+    """A JSON integer of too many digits to read (what documents.load makes of one), so the
+    walk below can name where it stands."""
+
+    digits: int = 0
+
+
+def too_big(digits: int) -> TooBig:
+    value = TooBig(0)
+    value.digits = digits
+    return value
+
+
 def check_plain(data: Any, path: str = "document") -> None:
     """What any JSON document must be before the model reads it: nested at most MAX_NESTING
     deep, every number of at most MAX_NUMBER (and finite), every text printable (no control
@@ -40,6 +53,8 @@ def check_plain(data: Any, path: str = "document") -> None:
             _check_text(value, at)
         elif isinstance(value, bool) or value is None:
             continue
+        elif isinstance(value, TooBig):
+            raise DocumentError(f"{at}: a number of {value.digits:,} digits is too big")
         elif isinstance(value, int):
             if abs(value) > MAX_NUMBER:
                 raise DocumentError(f"{at}: {_short(value)} is too big (at most {MAX_NUMBER:,})")
