@@ -242,7 +242,9 @@ def _mutation(draw: Any, base: dict[str, Any]) -> dict[str, Any]:
     suppress_health_check=list(HealthCheck),
 )
 @given(data=st.data())
-def test_fuzzed_documents_render_or_fail_in_one_line(tmp_path_factory, site_doc, region_doc, data):
+def test_fuzzed_documents_render_or_fail_in_one_line(
+    tmp_path_factory, bounded, site_doc, region_doc, data
+):
     kind = data.draw(st.sampled_from(["site", "region"]))
     doc = data.draw(_mutation(site_doc if kind == "site" else region_doc))
     fmt = data.draw(st.sampled_from(CHEAP[kind] + ["html"] * (kind == "site")))
@@ -250,7 +252,10 @@ def test_fuzzed_documents_render_or_fail_in_one_line(tmp_path_factory, site_doc,
     path = folder / "doc.json"
     path.write_text(json.dumps(doc), encoding="utf-8")
     out = folder / f"out.{fmt}" if fmt in ("svg", "graphml", "html") else None
-    code, _, err = render(path, fmt, out)
+    with bounded(seconds=300, memory_mb=2048):
+        code, _, err = render(path, fmt, out)
+    # The CLI's last resorts are one line too, but each means a bound is missing somewhere.
+    assert "ran out of memory" not in err and "nested too deeply" not in err, (path, err)
     if code:
         assert_one_line(code, err)
     else:

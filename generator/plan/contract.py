@@ -69,6 +69,9 @@ def check_plan(site: Site, path: str = "site") -> None:
     by_level: dict[int, list[Room]] = {}
     for r in site.rooms:
         by_level.setdefault(r.level, []).append(r)
+    for i, r in enumerate(site.rooms):
+        if r.entry:
+            _check_entry(r, by_level.get(r.level, []), f"{path}.rooms[{i}].map.entry")
     for i, c in enumerate(site.connections):
         at = f"{path}.connections[{i}]"
         frm, to = rooms[c.from_room], rooms[c.to_room]
@@ -117,6 +120,21 @@ def _check_path(
         raise DocumentError(
             f"{at}[{len(squares) - 1}]: [{last[0]}, {last[1]}] does not touch a side of room "
             f"{to.id} (the 'to' room); the path ends nowhere"
+        )
+
+
+def _check_entry(room: Room, level: list[Room], at: str) -> None:
+    """The way in from outside: squares in a row, outside every room, from a side of its room."""
+    squares = room.entry
+    for j, sq in enumerate(squares):
+        for other in level:
+            if _inside(other, sq):
+                raise DocumentError(f"{at}[{j}]: [{sq[0]}, {sq[1]}] is inside room {other.id}")
+        if j and abs(sq[0] - squares[j - 1][0]) + abs(sq[1] - squares[j - 1][1]) != 1:
+            raise DocumentError(f"{at}[{j}]: [{sq[0]}, {sq[1]}] does not follow the square before")
+    if not _touches(room, squares[0]):
+        raise DocumentError(
+            f"{at}[0]: [{squares[0][0]}, {squares[0][1]}] does not touch a side of room {room.id}"
         )
 
 
