@@ -11,13 +11,24 @@ import difflib
 import os
 import re
 from bisect import bisect_right
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from generator.engine.dice import MAX_FACES, Formula, parse
+from generator.engine.refs import MAX_DEPTH, check_references
 from generator.engine.rng import Rng
+from generator.engine.spans import (
+    MAX_LOOKUP,
+    Span,
+    SpanLookup,
+    merge,
+    minus,
+    parse_rolls,
+    ranges,
+    runs,
+)
 from generator.engine.yamlload import LDict, LList, Raw, load_yaml, plain
 from generator.errors import DelveError, DiceError, TableError
 
@@ -31,7 +42,6 @@ FIELD_TYPES: dict[str, tuple[type, ...]] = {
     "list": (list,),
     "dict": (dict,),
 }
-MAX_DEPTH = 12  # nested references deeper than this are certainly a mistake
 
 _ID_RE = re.compile(r"^[a-z0-9][a-z0-9_\-]*(/[a-z0-9][a-z0-9_\-]*)*$")
 _PLACE = re.compile(r"\{\{|\}\}|\{([^{}]*)\}|[{}]")
@@ -179,8 +189,8 @@ class Table:
             self.low, high = self.die.min, self.die.max
             for e in self.entries:
                 if not e.spans:
-                    e.spans = tuple(_runs(e.rolls))
-            if self.die.exact and high - self.low < _MAX_LOOKUP:
+                    e.spans = tuple(runs(e.rolls))
+            if self.die.exact and high - self.low < MAX_LOOKUP:
                 counts = self.die._counts()
                 by_roll: dict[int, Entry] = {}
                 for e in self.entries:
@@ -212,34 +222,6 @@ class Table:
         return f"{self.path}"
 
 
-_MAX_LOOKUP = 100_000  # a die with a wider range of values is looked up by its runs
-
-
-class SpanLookup(Sequence):
-    """table.lookup for a die too big to list: the entry for `value - low`, found by bisection
-    over the entries' runs (as a list would answer, without a billion slots)."""
-
-    def __init__(self, low: int, high: int, entries: list[Entry]) -> None:
-        self.low, self.high = low, high
-        runs = sorted((lo, hi, i) for i, e in enumerate(entries) for lo, hi in e.spans)
-        self.starts = [lo for lo, _, _ in runs]
-        self.runs = [(hi, entries[i]) for _, hi, i in runs]
-
-    def __len__(self) -> int:
-        return self.high - self.low + 1
-
-    def __getitem__(self, index: Any) -> Any:
-        if not isinstance(index, int):
-            raise TypeError("a table's lookup takes one index")
-        if index < 0:
-            index += len(self)
-        value = self.low + index
-        at = bisect_right(self.starts, value) - 1
-        if not 0 <= index < len(self) or at < 0 or self.runs[at][0] < value:
-            raise IndexError(f"no entry for a roll of {value}")
-        return self.runs[at][1]
-
-
 class Rolled:
     """What one roll on a table gave: the entry, the number rolled (die tables) and its text."""
 
@@ -259,63 +241,6 @@ class Rolled:
 
 
 # --------------------------------------------------------------------------- parsing
-
-
-Span = tuple[int, int]  # a run of rolls, both ends included
-
-
-def _parse_rolls(raw: Any) -> list[Span]:
-    """`3`, `"4-6"`, `"11-16"`, `"1, 4"`: the runs of outcomes an entry covers (as written:
-    `1-1000000000` is one pair of numbers, never a billion of them)."""
-    text = str(raw).strip()
-    out: list[Span] = []
-    for piece in text.split(","):
-        piece = piece.strip()
-        m = re.fullmatch(r"(-?\d{1,16})\s*(?:-|–|to)\s*(-?\d{1,16})", piece)
-        if m:
-            lo, hi = int(m.group(1)), int(m.group(2))
-            if lo > hi:
-                raise ValueError(f"range {piece!r} runs backwards")
-            out.append((lo, hi))
-        elif re.fullmatch(r"-?\d{1,16}", piece):
-            out.append((int(piece), int(piece)))
-        else:
-            shown = text if len(text) <= 40 else text[:40] + "..."
-            raise ValueError(f"roll {shown!r} is not a number or a range such as 4-6")
-    return out
-
-
-def _merge(spans: Iterable[Span]) -> list[Span]:
-    """Sorted runs with neighbours and overlaps joined."""
-    out: list[Span] = []
-    for lo, hi in sorted(spans):
-        if out and lo <= out[-1][1] + 1:
-            out[-1] = (out[-1][0], max(out[-1][1], hi))
-        else:
-            out.append((lo, hi))
-    return out
-
-
-def _minus(spans: list[Span], cut: list[Span]) -> list[Span]:
-    """The parts of merged runs `spans` outside merged runs `cut`."""
-    out: list[Span] = []
-    i = 0
-    for lo, hi in spans:
-        while i < len(cut) and cut[i][1] < lo:
-            i += 1
-        j, start = i, lo
-        while j < len(cut) and cut[j][0] <= hi:
-            if cut[j][0] > start:
-                out.append((start, cut[j][0] - 1))
-            start = max(start, cut[j][1] + 1)
-            j += 1
-        if start <= hi:
-            out.append((start, hi))
-    return out
-
-
-def _runs(values: Iterable[int]) -> list[Span]:
-    return _merge((v, v) for v in values)
 
 
 def _type_ok(value: Any, type_name: str) -> bool:
@@ -513,7 +438,7 @@ class _FileParser:
                 ok = False
             else:
                 try:
-                    rolls = tuple(_parse_rolls(item["roll"]))
+                    rolls = tuple(parse_rolls(item["roll"]))
                 except ValueError as err:
                     self.err(item.line_of("roll"), str(err))
                     ok = rolls_ok = False
@@ -541,14 +466,14 @@ class _FileParser:
             self.refs += [(item.line, ref) for ref in tpl.refs]
         if not ok:
             return None
-        return Entry(data, item.line, template, templates, weight, spans=tuple(_merge(rolls)))
+        return Entry(data, item.line, template, templates, weight, spans=tuple(merge(rolls)))
 
     def check_coverage(
         self, die: Formula, covered: list[tuple[Span, ...] | None], line: int
     ) -> None:
         """Every roll the die can give is covered by one entry, and no entry covers a roll it
         cannot give; worked on runs, so a d1000000 costs what a d6 does."""
-        possible = _runs(die.outcomes()) if die.exact else [(die.min, die.max)]
+        possible = runs(die.outcomes()) if die.exact else [(die.min, die.max)]
         every = sorted(span for spans in covered for span in spans or ())
         twice: list[Span] = []
         reach = None
@@ -556,24 +481,15 @@ class _FileParser:
             if reach is not None and lo <= reach:
                 twice.append((lo, min(hi, reach)))
             reach = hi if reach is None else max(reach, hi)
-        union = _merge(every)
-        missing = _minus(possible, union)
-        impossible = _minus(union, possible)
+        union = merge(every)
+        missing = minus(possible, union)
+        impossible = minus(union, possible)
         if missing:
-            self.err(line, f"rolls not covered by any entry on {die}: {_ranges(missing)}")
+            self.err(line, f"rolls not covered by any entry on {die}: {ranges(missing)}")
         if twice:
-            self.err(line, f"rolls covered twice: {_ranges(_merge(twice))}")
+            self.err(line, f"rolls covered twice: {ranges(merge(twice))}")
         if impossible:
-            self.err(line, f"rolls that {die} cannot give: {_ranges(impossible)}")
-
-
-def _ranges(runs: list[Span]) -> str:
-    """[(1, 3), (5, 5)] -> '1-3, 5' (shown in error messages)."""
-    out = [str(lo) if lo == hi else f"{lo}-{hi}" for lo, hi in runs]
-    if len(out) > 12:
-        count = sum(hi - lo + 1 for lo, hi in runs)
-        out = out[:12] + [f"... ({count:,} in all)"]
-    return ", ".join(out)
+            self.err(line, f"rolls that {die} cannot give: {ranges(impossible)}")
 
 
 # --------------------------------------------------------------------------- the set
@@ -691,7 +607,7 @@ class TableSet:
                 seen_here[table.id] = path
                 tables[table.id] = table
         problems.extend(_unknown_references(refs, set(tables) | broken))
-        problems.extend(_check_references(tables))
+        problems.extend(check_references(tables))
         return tables, problems
 
     # ---- lookup
@@ -887,67 +803,3 @@ def _unknown_references(refs: list[tuple[_FileParser, int, str]], ids: set[str])
                 f"{fp.label}:{line}: table '{fp.id}': reference to unknown table '{ref}'{hint}"
             )
     return list(dict.fromkeys(problems))
-
-
-def _check_references(tables: dict[str, Table]) -> list[str]:
-    """No chain of references loops back on itself, or nests deeper than rolling allows.
-
-    Walked with a stack of its own (a chain of thousands of tables is a user's to write), and
-    the depth found here is the one TableSet._render enforces, so a set that loads rolls."""
-    problems: list[str] = []
-    graph: dict[str, list[tuple[str, int]]] = {}
-    for t in tables.values():
-        edges: list[tuple[str, int]] = []
-        for e in t.entries:
-            for tpl in [e.template, *e.templates.values()]:
-                edges += [(ref, e.line) for ref in tpl.refs if ref in tables]
-        graph[t.id] = list(dict.fromkeys(edges))
-    state: dict[str, int] = {}  # 1 visiting, 2 done
-    depth: dict[str, int] = {}  # references below a table on its longest chain
-    below: dict[str, str] = {}  # the next table on that chain
-    reported: set[frozenset[str]] = set()
-    for start in sorted(graph):
-        if start in state:
-            continue
-        path: list[str] = [start]
-        todo: list[Iterator[tuple[str, int]]] = [iter(graph[start])]
-        state[start] = 1
-        while todo:
-            node = path[-1]
-            step = next(todo[-1], None)
-            if step is None:
-                todo.pop()
-                path.pop()
-                deepest = max(
-                    ((depth[ref] + 1, ref) for ref, _ in graph[node] if state.get(ref) == 2),
-                    default=(0, ""),
-                )
-                depth[node], below[node] = deepest
-                state[node] = 2
-                continue
-            ref, line = step
-            if state.get(ref) == 1:
-                cycle = path[path.index(ref) :] + [ref]
-                key = frozenset(cycle)
-                if key not in reported:
-                    reported.add(key)
-                    problems.append(
-                        f"{tables[node].path}:{line}: table '{node}': reference cycle "
-                        + " -> ".join(cycle)
-                    )
-            elif ref not in state:
-                state[ref] = 1
-                path.append(ref)
-                todo.append(iter(graph[ref]))
-    deep = {t for t, d in depth.items() if d > MAX_DEPTH}
-    inner = {ref for t in deep for ref, _ in graph[t]}
-    for t in sorted(deep - inner):  # the head of each chain that is too deep
-        chain = [t]
-        while below.get(chain[-1]) and len(chain) < 5:
-            chain.append(below[chain[-1]])
-        shown = " -> ".join(chain) + (" -> ..." if depth[chain[-1]] else "")
-        problems.append(
-            f"{tables[t].path}:{tables[t].line}: table '{t}': references nest {depth[t]:,} "
-            f"deep ({shown}); at most {MAX_DEPTH}"
-        )
-    return problems
