@@ -71,6 +71,8 @@ class Template:
 
 def compile_template(text: str) -> Template:
     """Parse `{2d6}`, `{@table/id}`, `{$name}`; `{{`/`}}` are literal braces."""
+    if "{" not in text and "}" not in text:  # most texts: no placeholders (and the cache's
+        return Template((), text)  # rebuild of a table compiles every one of them again)
     parts: list[Any] = []
     buf: list[str] = []
     pos = 0
