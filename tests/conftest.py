@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
 import tempfile
@@ -95,3 +96,45 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         action="store_true",
         help="Rewrite the golden files under tests/golden/ from the current output.",
     )
+
+
+def _address_space() -> int:
+    """Bytes of address space this process uses now (0 where /proc cannot tell)."""
+    try:
+        with open("/proc/self/statm") as fh:
+            return int(fh.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
+@pytest.fixture
+def bounded() -> Callable[..., contextlib.AbstractContextManager[None]]:
+    """with bounded(seconds=30, memory_mb=1024): a harmful probe (an alias bomb, a huge die, a
+    runaway template) fails this test at once past either bound, in this process, instead of
+    hanging CI or eating the machine: memory past the bound raises MemoryError, time past it
+    raises TimeoutError from a SIGALRM."""
+    import resource
+    import signal
+
+    @contextlib.contextmanager
+    def limit(seconds: float = 30, memory_mb: int = 1024) -> Iterator[None]:
+        old_as = resource.getrlimit(resource.RLIMIT_AS)
+        used = _address_space()
+        if used:
+            wanted = used + memory_mb * 1024 * 1024
+            if old_as[1] == resource.RLIM_INFINITY or wanted < old_as[1]:
+                resource.setrlimit(resource.RLIMIT_AS, (wanted, old_as[1]))
+
+        def too_long(signum: int, frame: object) -> None:
+            raise TimeoutError(f"the probe took more than {seconds} s")
+
+        old_handler = signal.signal(signal.SIGALRM, too_long)
+        signal.setitimer(signal.ITIMER_REAL, seconds)
+        try:
+            yield
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, old_handler)
+            resource.setrlimit(resource.RLIMIT_AS, old_as)
+
+    return limit

@@ -20,7 +20,7 @@ from generator.build.site import generate_site
 from generator.engine.rng import Rng
 from generator.engine.words import agree
 from generator.errors import TemplateError
-from generator.render import booklet, documents, pdf
+from generator.render import booklet, documents, isolate, pdf
 
 SEED = "harrowdeep"
 ROOT = Path(__file__).resolve().parent.parent
@@ -407,6 +407,9 @@ def test_fetcher_serves_the_template_folders_and_refuses_the_rest(tmp_path, monk
 
 def test_a_user_template_and_table_text_cannot_reach_out(site, tmp_path, monkeypatch):
     rec = Recorder(monkeypatch)
+    # In this process, so the recorder sees every fetch (user templates otherwise render in a
+    # child process: tests/test_hostile_templates.py covers that path).
+    monkeypatch.setattr(isolate, "run", lambda fn, options, *args: fn(options, *args))
     write(
         tmp_path,
         "parts/cover.html.j2",

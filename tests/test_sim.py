@@ -557,7 +557,9 @@ NAMES = ["Hoblin", "Porc", "Ogre", "Troll", "Ghoul", "Wraith", "Medusa", "Young 
     name=st.sampled_from(NAMES),
     count=st.integers(1, 8),
     level=st.integers(1, 10),
-    seed=st.text(min_size=1, max_size=8).filter(lambda s: s == s.strip() and s.strip()),
+    seed=st.text(st.characters(exclude_categories=("Cs", "Cc")), min_size=1, max_size=8).filter(
+        lambda s: s == s.strip() and s.strip()
+    ),
 )
 def test_any_fight_gives_coherent_figures(builtin_tables, name, count, level, seed):
     d = odds(builtin_tables, default_party(builtin_tables, level), name, count, seed, trials=300)

@@ -20,7 +20,7 @@ def test_a_clean_load_is_cached_and_reused(tmp_path, monkeypatch):
     monkeypatch.setenv("DELVE_CACHE_DIR", str(tmp_path / "cache"))
     folder = _user_folder(tmp_path)
     first = TableSet.load([folder], use_env=False)
-    files = list((tmp_path / "cache").glob("tables-*.pickle"))
+    files = list((tmp_path / "cache").glob("tables-*.cache"))
     assert len(files) == 1
     second = TableSet.load([folder], use_env=False)
     assert second.ids() == first.ids()
@@ -42,8 +42,8 @@ def test_a_corrupt_cache_is_only_a_miss(tmp_path, monkeypatch):
     monkeypatch.setenv("DELVE_CACHE_DIR", str(tmp_path / "cache"))
     folder = _user_folder(tmp_path)
     TableSet.load([folder], use_env=False)
-    for f in (tmp_path / "cache").glob("tables-*.pickle"):
-        f.write_bytes(b"not a pickle")
+    for f in (tmp_path / "cache").glob("tables-*.cache"):
+        f.write_bytes(b"not a cache file")
     assert TableSet.load([folder], use_env=False).has("extra/thing")
 
 

@@ -37,6 +37,7 @@ from typing import Any
 from generator.engine.rng import Rng, check_seed
 from generator.engine.tables import TableSet
 from generator.errors import DelveError
+from generator.model.limits import MAX_LEVEL, MAX_REROLLS
 
 # --------------------------------------------------------------------------- the grammar
 
@@ -295,7 +296,11 @@ def build(
     root = format_root(address.seed, options)
     full = f"{root}/{address.path}"
     if root_kind == "region":
-        implied = [lab for lab, n in _REROLL.findall(address.path) for _ in range(int(n))]
+        implied: dict[str, int] = {}
+        for lab, n in _REROLL.findall(address.path):
+            if len(n) > 4 or int(n) > MAX_REROLLS:
+                raise DelveError(f"{text}: at most {MAX_REROLLS} re-rolls of one hex")
+            implied[lab] = implied.get(lab, 0) + int(n)
         model = _make(tables, "region", root, options, implied, progress)
     elif root_kind in ("hoard", "weapon") and re.match(r"(hoard|weapon)/\d+", address.path):
         # The n-th of a --count: its own stream under the root, with the root's options.
@@ -316,7 +321,7 @@ def _make(
     kind: str,
     root: str,
     options: Mapping[str, Any],
-    reroll: list[str] | None,
+    reroll: list[str] | Mapping[str, int] | None,
     progress: Progress | None,
 ) -> Any:
     rng = Rng(root)
@@ -347,8 +352,8 @@ def _make(
         from generator.build.treasure import roll_hoard
 
         level = options.get("level", 1)
-        if level < 1:
-            raise DelveError(f"--level: must be at least 1, not {level}")
+        if not 1 <= level <= MAX_LEVEL:
+            raise DelveError(f"--level: must be 1 to {MAX_LEVEL}, not {level:,}")
         value = options.get("value", 1000 * level)
         return roll_hoard(tables, rng, value, level, options.get("holder", "d6"))
     if kind == "weapon":

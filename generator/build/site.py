@@ -31,6 +31,7 @@ from generator.engine import needs
 from generator.engine.rng import Rng
 from generator.engine.tables import Rolled, Table, TableSet
 from generator.errors import DelveError, TableError
+from generator.model.limits import MAX_LEVEL
 from generator.model.monster import Monster
 from generator.model.site import (
     OBSTACLES,
@@ -51,7 +52,6 @@ ARMS = ((1, 2), (5, 4))  # each read outwards from the arrival room
 XP_PER_LEVEL = 1000  # FMC Basic, Site Design: occupants worth 1,000 XP x level
 TREASURE_PER_LEVEL = 1000  # ... and treasure worth the same in c.p., split between two hoards
 XP_TOLERANCE = 0.10  # "~1,000": we hold the total within 10%
-MAX_LEVEL = 30
 SECOND_WAY_MIN_ROOMS = 18
 MAX_HEADS = 20  # more monsters than this in one room stops being a room key
 PASSAGE_TABLES = {

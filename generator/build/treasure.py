@@ -53,6 +53,7 @@ from generator.engine import needs, words
 from generator.engine.rng import Rng
 from generator.engine.tables import Entry, Table, TableSet
 from generator.errors import DelveError
+from generator.model.limits import MAX_HOARD_CP, MAX_LEVEL
 from generator.model.treasure import FORMS, POWER_DICE, Coins, Hoard, Item, MagicWeapon
 
 __all__ = [
@@ -156,11 +157,13 @@ def weapon_value_cp(power_die: str) -> int:
     return 100 * _SIDES[power_die]
 
 
-def _check_whole(name: str, value: Any, least: int) -> int:
+def _check_whole(name: str, value: Any, least: int, most: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise DelveError(f"{name}: must be a whole number, not {value!r}")
     if value < least:
         raise DelveError(f"{name}: must be at least {least}, not {value:,}")
+    if value > most:
+        raise DelveError(f"{name}: must be at most {most:,}, not {value:,}")
     return value
 
 
@@ -492,8 +495,8 @@ def roll_hoard(
     `level` is the site's level (a focus holds that much energy); `holder_die` is the damage
     die of the monsters who keep the hoard, which a magic weapon takes as its power die.
     """
-    _check_whole("hoard value (c.p.)", value_cp, 0)
-    _check_whole("level", level, 1)
+    _check_whole("hoard value (c.p.)", value_cp, 0, MAX_HOARD_CP)
+    _check_whole("level", level, 1, MAX_LEVEL)
     holder_die = check_power_die(holder_die, "holder die")
     look = _hoard_tables(tables)
     # FMC Basic, Treasure Hoards: d6 -- 1 magic weapon, 2 scroll, 3 focus, 4-6 just valuable.

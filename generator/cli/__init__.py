@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import errno
+import os
 import sys
+import unicodedata
 from pathlib import Path
 from typing import Annotated
 
@@ -11,6 +14,7 @@ import typer
 from generator import __version__
 from generator.cli import roll_cmd, tables_cmd
 from generator.cli.common import state
+from generator.engine import cachefiles
 from generator.errors import DelveError, TableError
 
 
@@ -79,12 +83,36 @@ def _register_optional() -> None:
     _registered = True
 
 
+def _cache_warning(message: str) -> None:
+    print(f"delve: warning: {message}", file=sys.stderr)
+
+
+def _one_line(text: str) -> str:
+    """An error as one line: no control characters, and not a page long."""
+    flat = " ".join(str(text).split())
+    flat = "".join(f"\\x{ord(c):02x}" if unicodedata.category(c) == "Cc" else c for c in flat)
+    return flat if len(flat) <= 2000 else flat[:2000] + "..."
+
+
+def _stdout_gone(err: OSError) -> None:
+    """stdout is full or closed: say so once, and keep Python's exit from trying again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
+    print(f"delve: error: cannot write to standard output: {err.strerror or err}", file=sys.stderr)
+    sys.exit(1)
+
+
 def main(argv: list[str] | None = None) -> None:
     args = sys.argv[1:] if argv is None else argv
     debug = "--debug" in args
+    cachefiles.on_warning = _cache_warning
     try:
         _register_optional()
         result = app(args=args, prog_name="delve", standalone_mode=False)
+        sys.stdout.flush()
     except typer.Exit as err:
         sys.exit(err.exit_code)
     except _ClickException as err:
@@ -101,14 +129,35 @@ def main(argv: list[str] | None = None) -> None:
         if debug:
             raise
         for line in err.problems:
-            print(f"delve: error: {line}", file=sys.stderr)
+            print(f"delve: error: {_one_line(line)}", file=sys.stderr)
         sys.exit(1)
     except DelveError as err:
         if debug:
             raise
-        print(f"delve: error: {err}", file=sys.stderr)
+        print(f"delve: error: {_one_line(str(err))}", file=sys.stderr)
         sys.exit(1)
     except KeyboardInterrupt:
         sys.exit(130)
+    except BrokenPipeError as err:
+        _stdout_gone(err)
+    except OSError as err:
+        if err.errno in (errno.ENOSPC, errno.EPIPE, errno.EIO) and not debug:
+            _stdout_gone(err)
+        raise
+    except (MemoryError, RecursionError) as err:
+        if debug:
+            raise
+        what = "ran out of memory" if isinstance(err, MemoryError) else "nested too deeply"
+        print(f"delve: error: the input {what} ({type(err).__name__})", file=sys.stderr)
+        sys.exit(1)
+    except Exception as err:  # a bug of ours: still one line (the tests fail on any)
+        if debug:
+            raise
+        print(
+            f"delve: internal error: {type(err).__name__}: {_one_line(str(err))[:300]} "
+            "(a bug in Delve; --debug shows where)",
+            file=sys.stderr,
+        )
+        sys.exit(1)
     if isinstance(result, int) and result:
         sys.exit(result)

@@ -166,9 +166,15 @@ def rng_for(seed: str | None) -> Rng:
     return Rng(resolve_seed(seed))
 
 
-def check_count(name: str, value: int) -> int:
+MAX_TIMES = 10_000  # rolls of one `roll --times`: more is no longer something to read
+MAX_THINGS = 1_000  # hoards or weapons of one --count
+
+
+def check_count(name: str, value: int, most: int = MAX_TIMES) -> int:
     if value < 1:
         raise DelveError(f"{name}: must be at least 1, not {value}")
+    if value > most:
+        raise DelveError(f"{name}: at most {most:,} at once, not {value:,}")
     return value
 
 
@@ -177,11 +183,15 @@ def emit(
 ) -> None:
     """Write to -o PATH, to output/KIND-SEED.EXT when `ext` says it is a file, else stdout."""
     if out is None and not ext:
-        if isinstance(text, bytes):
-            sys.stdout.buffer.write(text)
-        else:
-            sys.stdout.write(text if text.endswith("\n") else text + "\n")
+        try:
+            if isinstance(text, bytes):
+                sys.stdout.buffer.write(text)
+            else:
+                sys.stdout.write(text if text.endswith("\n") else text + "\n")
+            sys.stdout.flush()
+        except OSError as err:  # a full disk, a closed pipe
+            raise DelveError(f"cannot write to standard output: {err.strerror or err}") from None
         return
     path = out if out is not None else default_path(kind, seed, ext)
-    write_atomic(path, text)
-    typer.echo(f"wrote {path}", err=True)
+    replaced = write_atomic(path, text)
+    typer.echo(f"wrote {path}" + (" (replacing the file there)" if replaced else ""), err=True)

@@ -58,10 +58,7 @@ def show(table_id: Annotated[str, typer.Argument(help="Table id, e.g. site/obsta
     typer.echo("")
     for e in t.entries:
         if t.die:
-            lo, hi = min(e.rolls), max(e.rolls)
-            key = f"{lo}" if lo == hi else f"{lo}-{hi}"
-            if len(e.rolls) != hi - lo + 1:
-                key = ", ".join(str(r) for r in e.rolls)
+            key = ", ".join(str(lo) if lo == hi else f"{lo}-{hi}" for lo, hi in e.spans)
         else:
             key = f"x{e.weight:g}"
         extras = [f"{k}={v}" for k, v in e.data.items() if k not in ("result", "tags")]
@@ -199,5 +196,5 @@ def export(
     if out is None:
         typer.echo(text, nl=False)
         return
-    write_atomic(out, text)
-    typer.echo(f"wrote {out}", err=True)
+    replaced = write_atomic(out, text)
+    typer.echo(f"wrote {out}" + (" (replacing the file there)" if replaced else ""), err=True)

@@ -14,6 +14,7 @@ from typing import Annotated, Any
 import typer
 
 from generator.cli.common import (
+    MAX_THINGS,
     SystemOption,
     check_count,
     emit,
@@ -93,11 +94,12 @@ def _things(seed: str | None, kind: str, given: dict[str, Any], count: int | Non
     --count the things at <root>/<kind>/1..N."""
     from generator.build import address
 
+    if count is not None:
+        check_count("--count", count, MAX_THINGS)  # before a seed is picked and announced
     ts = tables()
     text = resolve_seed(seed)
     if count is None:
         return [address.check_kind(address.build(ts, text, kind, given), (kind,), kind).thing]
-    check_count("--count", count)
     if address.parse(text).path:
         raise DelveError(f"--count: {text} is the address of one {kind}; leave --count out")
     root = address.build(ts, text, kind, given).address

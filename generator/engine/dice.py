@@ -29,6 +29,10 @@ if TYPE_CHECKING:
 _TOKEN = re.compile(r"\s*(?:(\d+)|(kh|kl)|(d)|([-+x*/×()%]))", re.IGNORECASE)
 _MAX_SUPPORT = 200_000  # outcomes we agree to enumerate
 _MAX_DICE = 1000
+MAX_FACES = 10_000  # faces in all (3d6 has 18) for which the exact odds are listed
+MAX_TEXT = 200  # characters in a formula: the longest in the tables is about 20
+MAX_NESTING = 20  # brackets inside brackets
+MAX_VALUE = 10**15  # no formula may give a number beyond this (a printable total)
 
 
 Dist = dict[int, int]  # value -> number of equally likely ways
@@ -52,6 +56,8 @@ def _tokenize(text: str) -> list[str]:
 class _Node:
     lo: int
     hi: int
+    faces: int  # the faces of all its dice: what listing its odds costs
+    uniform: bool = False  # every value from lo to hi equally likely (one die, +/- numbers)
 
     def fn(self) -> Callable[[Rng], int]:
         raise NotImplementedError
@@ -63,6 +69,7 @@ class _Node:
 class _Num(_Node):
     def __init__(self, value: int) -> None:
         self.value = self.lo = self.hi = value
+        self.faces = 0
 
     def fn(self) -> Callable[[Rng], int]:
         v = self.value
@@ -80,6 +87,8 @@ class _Dice(_Node):
         else:
             kept = keep[1] if keep else count
             self.lo, self.hi = kept, kept * sides
+        self.faces = count * (36 if d66 else sides)
+        self.uniform = count == 1 and not d66
 
     def fn(self) -> Callable[[Rng], int]:
         n, s = self.count, self.sides
@@ -101,6 +110,8 @@ class _Dice(_Node):
         return lambda rng: sum(1 + int(rng.random() * s) for _ in range(n))
 
     def dist(self) -> Dist:
+        if self.faces > MAX_FACES:
+            raise DiceError(f"{self}: too many faces to list ({self.faces:,})")
         if self.d66:
             one = {10 * a + b: 1 for a in range(1, 7) for b in range(1, 7)}
             return _repeat(one, self.count)
@@ -156,6 +167,14 @@ class _BinOp(_Node):
             raise DiceError("division by a value that can be zero")
         corners = [_OPS[op](a, b) for a in (left.lo, left.hi) for b in (right.lo, right.hi)]
         self.lo, self.hi = min(corners), max(corners)
+        if max(abs(self.lo), abs(self.hi)) > MAX_VALUE:
+            raise DiceError(f"can give numbers past {MAX_VALUE:,}")
+        self.faces = left.faces + right.faces
+        # One die plus or minus a number is still one die: its values are one even run.
+        if op == "+":
+            self.uniform = (left.uniform and not right.faces) or (right.uniform and not left.faces)
+        elif op == "-":
+            self.uniform = left.uniform and not right.faces
 
     def fn(self) -> Callable[[Rng], int]:
         f, g, op = self.left.fn(), self.right.fn(), _OPS[self.op]
@@ -168,8 +187,11 @@ class _BinOp(_Node):
 class _Parser:
     def __init__(self, text: str) -> None:
         self.text = text
+        if len(text) > MAX_TEXT:
+            raise DiceError(f"dice {text[:20]!r}...: longer than {MAX_TEXT} characters")
         self.tokens = _tokenize(text)
         self.pos = 0
+        self.depth = 0
 
     def error(self, message: str) -> DiceError:
         return DiceError(f"dice {self.text!r}: {message}")
@@ -196,35 +218,53 @@ class _Parser:
         node = self.term()
         while self.peek() in ("+", "-"):
             op = self.take()
-            node = _BinOp(op, node, self.term())
+            node = self.binop(op, node, self.term())
         return node
 
     def term(self) -> _Node:
         node = self.factor()
         while self.peek() in ("x", "/"):
             op = self.take()
-            node = _BinOp(op, node, self.factor())
+            node = self.binop(op, node, self.factor())
         return node
+
+    def binop(self, op: str, left: _Node, right: _Node) -> _Node:
+        try:
+            return _BinOp(op, left, right)
+        except DiceError as err:
+            raise self.error(str(err)) from None
 
     def factor(self) -> _Node:
         tok = self.peek()
         if tok == "(":
             self.take()
+            self.depth += 1
+            if self.depth > MAX_NESTING:
+                raise self.error(f"brackets nest more than {MAX_NESTING} deep")
             node = self.expr()
             if self.peek() != ")":
                 raise self.error("missing ')'")
             self.take()
+            self.depth -= 1
             return node
         if tok is not None and tok.isdigit():
             self.take()
             if self.peek() == "d":
-                return self.dice(int(tok))
-            return _Num(int(tok))
+                return self.dice(self.number(tok))
+            return _Num(self.number(tok))
         if tok == "d":
             return self.dice(1)
         if tok is None:
             raise self.error("ends where a number or die was expected")
         raise self.error(f"unexpected {tok!r}")
+
+    def number(self, tok: str) -> int:
+        if len(tok.lstrip("0")) > len(str(MAX_VALUE)):
+            raise self.error(f"{tok[:12]}...: a number of {len(tok):,} digits is too big")
+        value = int(tok)
+        if value > MAX_VALUE:
+            raise self.error(f"{value:,} is too big (at most {MAX_VALUE:,})")
+        return value
 
     def dice(self, count: int) -> _Node:
         self.take()  # "d"
@@ -238,7 +278,7 @@ class _Parser:
             sides, d66 = 100, False
         elif tok is not None and tok.isdigit():
             self.take()
-            sides, d66 = int(tok), tok == "66"
+            sides, d66 = self.number(tok), tok == "66"
         else:
             raise self.error("a die needs a number of sides (e.g. d6)")
         if sides < 1:
@@ -254,7 +294,10 @@ class _Parser:
             if d66 or not 1 <= k <= count:
                 raise self.error(f"cannot keep {k} of {count} dice")
             keep = (how, k)
-        return _Dice(count, sides, keep, d66)
+        node = _Dice(count, sides, keep, d66)
+        if node.hi > MAX_VALUE:
+            raise self.error(f"can give numbers past {MAX_VALUE:,}")
+        return node
 
 
 class Formula:
@@ -276,6 +319,21 @@ class Formula:
     def max(self) -> int:
         return self._node.hi
 
+    @property
+    def faces(self) -> int:
+        """The faces of all its dice (3d6 has 18): what listing its exact odds costs."""
+        return self._node.faces
+
+    @property
+    def exact(self) -> bool:
+        """Whether its exact odds are listed (few faces); else only its range is known."""
+        return self._node.faces <= MAX_FACES
+
+    @property
+    def uniform(self) -> bool:
+        """One die, perhaps plus or minus numbers: every value from min to max as likely."""
+        return self._node.uniform
+
     def distribution(self) -> dict[int, Fraction]:
         """Exact probability of each outcome."""
         from fractions import Fraction  # only tests and checks need exact odds
@@ -290,6 +348,11 @@ class Formula:
 
     def _counts(self) -> Dist:
         if self._dist is None:
+            if not self.exact:
+                raise DiceError(
+                    f"dice {self.text!r}: {self.faces:,} faces are too many to list the odds "
+                    f"of (at most {MAX_FACES:,})"
+                )
             self._dist = self._node.dist()
         return self._dist
 
@@ -300,7 +363,7 @@ class Formula:
         return f"Formula({self.text!r})"
 
     def __reduce__(self) -> tuple:
-        # Rebuilt from its text (its roll function is a closure), e.g. in the tables cache.
+        # Rebuilt from its text (its roll function is a closure) if anything copies it.
         return (parse, (self.text,))
 
 

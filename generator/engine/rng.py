@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import random
 import secrets
+import unicodedata
 from bisect import bisect_right
 from collections.abc import Sequence
 from typing import TypeVar
@@ -35,9 +36,26 @@ def random_seed() -> str:
     return f"{secrets.choice(_WORDS)}-{secrets.choice(_WORDS)}-{secrets.randbelow(1000):03d}"
 
 
+MAX_SEED = 1000  # characters: an address of a part deep in a region is a few dozen
+
+
 def check_seed(seed: str) -> str:
+    """A seed is printable text: it is printed, written into SVG and GraphML, and named in
+    file names, so control characters (NUL, ESC...) and undecodable bytes are refused."""
     if not isinstance(seed, str) or not seed.strip():
         raise DelveError("seed: must be a non-empty string (e.g. --seed harrowdeep)")
+    if len(seed) > MAX_SEED:
+        raise DelveError(f"seed {seed[:20]!r}...: longer than {MAX_SEED:,} characters")
+    for i, c in enumerate(seed):
+        if 0xD800 <= ord(c) <= 0xDFFF:
+            raise DelveError(
+                f"seed: holds a byte that is not UTF-8 text at character {i + 1}; use plain text"
+            )
+        if unicodedata.category(c) == "Cc":
+            raise DelveError(
+                f"seed '{seed[:40].encode('unicode_escape').decode('ascii')}': holds a control "
+                f"character (U+{ord(c):04X}) at character {i + 1}; use plain text"
+            )
     if seed != seed.strip():
         raise DelveError(f"seed {seed!r}: must not start or end with spaces")
     return seed

@@ -16,8 +16,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from generator.engine.dice import Formula, parse
+from generator.engine.dice import MAX_FACES, Formula, parse
+from generator.engine.refs import MAX_DEPTH, check_references
 from generator.engine.rng import Rng
+from generator.engine.spans import (
+    MAX_LOOKUP,
+    Span,
+    SpanLookup,
+    merge,
+    minus,
+    parse_rolls,
+    ranges,
+    runs,
+)
 from generator.engine.yamlload import LDict, LList, Raw, load_yaml, plain
 from generator.errors import DelveError, DiceError, TableError
 
@@ -31,7 +42,6 @@ FIELD_TYPES: dict[str, tuple[type, ...]] = {
     "list": (list,),
     "dict": (dict,),
 }
-MAX_DEPTH = 12  # nested references deeper than this are certainly a mistake
 
 _ID_RE = re.compile(r"^[a-z0-9][a-z0-9_\-]*(/[a-z0-9][a-z0-9_\-]*)*$")
 _PLACE = re.compile(r"\{\{|\}\}|\{([^{}]*)\}|[{}]")
@@ -62,6 +72,8 @@ class Template:
 
 def compile_template(text: str) -> Template:
     """Parse `{2d6}`, `{@table/id}`, `{$name}`; `{{`/`}}` are literal braces."""
+    if "{" not in text and "}" not in text:  # most texts: no placeholders (and the cache's
+        return Template((), text)  # rebuild of a table compiles every one of them again)
     parts: list[Any] = []
     buf: list[str] = []
     pos = 0
@@ -94,13 +106,38 @@ def compile_template(text: str) -> Template:
                 try:
                     parts.append(("dice", parse(inner)))
                 except DiceError as err:
-                    raise DelveError(f"bad inline dice {{{inner}}}: {err}") from None
+                    shown = inner if len(inner) <= 40 else inner[:40] + "..."
+                    raise DelveError(f"bad inline dice {{{shown}}}: {err}") from None
     buf.append(text[pos:])
     if buf and "".join(buf):
         parts.append("".join(buf))
     if all(isinstance(p, str) for p in parts):
         return Template((), "".join(parts))
     return Template(tuple(parts), None)
+
+
+def entry_templates(
+    data: Mapping[str, Any], errors: list[tuple[str, DelveError]] | None = None
+) -> tuple[Template, dict[str, Template]]:
+    """An entry's compiled texts: its `result`, and each other text field with placeholders.
+    A text that does not compile is added to `errors` (or raised when none is given)."""
+    template = Template((), "")
+    templates: dict[str, Template] = {}
+    for key, value in data.items():
+        if not isinstance(value, str):
+            continue
+        try:
+            tpl = compile_template(value)
+        except DelveError as err:
+            if errors is None:
+                raise
+            errors.append((key, err))
+            continue
+        if key == "result":
+            template = tpl
+        elif tpl.static is None:
+            templates[key] = tpl
+    return template, templates
 
 
 # --------------------------------------------------------------------------- model
@@ -115,7 +152,8 @@ class Entry:
     template: Template
     templates: dict[str, Template]  # other text fields that hold placeholders
     weight: float = 1.0
-    rolls: tuple[int, ...] = ()
+    rolls: tuple[int, ...] = ()  # every roll it covers (tables whose die lists its odds)
+    spans: tuple[Span, ...] = ()  # the same as runs (every die table)
 
     @property
     def result(self) -> str:
@@ -151,12 +189,24 @@ class Table:
 
     def _prepare(self) -> None:
         if self.die is not None:
-            self.low = self.die.min
-            by_roll: dict[int, Entry] = {r: e for e in self.entries for r in e.rolls}
-            self.lookup = [by_roll[v] for v in range(self.die.min, self.die.max + 1)]
-            counts = self.die._counts()
+            self.low, high = self.die.min, self.die.max
             for e in self.entries:
-                e.weight = float(sum(counts.get(r, 0) for r in e.rolls))
+                if not e.spans:
+                    e.spans = tuple(runs(e.rolls))
+            if self.die.exact and high - self.low < MAX_LOOKUP:
+                counts = self.die._counts()
+                by_roll: dict[int, Entry] = {}
+                for e in self.entries:
+                    e.rolls = tuple(
+                        v for lo, hi in e.spans for v in range(max(lo, self.low), min(hi, high) + 1)
+                    )
+                    by_roll.update((r, e) for r in e.rolls)
+                    e.weight = float(sum(counts.get(r, 0) for r in e.rolls))
+                self.lookup = [by_roll.get(v) for v in range(self.low, high + 1)]  # type: ignore[misc]
+            else:  # one big die (checked at load): every value as likely, found by its run
+                for e in self.entries:
+                    e.weight = float(sum(hi - lo + 1 for lo, hi in e.spans))
+                self.lookup = SpanLookup(self.low, high, self.entries)  # type: ignore[assignment]
         total = 0.0
         self.cumulative = []
         for e in self.entries:
@@ -196,25 +246,6 @@ class Rolled:
 # --------------------------------------------------------------------------- parsing
 
 
-def _parse_rolls(raw: Any) -> list[int]:
-    """`3`, `"4-6"`, `"11-16"`, `"1, 4"`: the outcomes an entry covers."""
-    text = str(raw).strip()
-    out: list[int] = []
-    for piece in text.split(","):
-        piece = piece.strip()
-        m = re.fullmatch(r"(-?\d+)\s*(?:-|–|to)\s*(-?\d+)", piece)
-        if m:
-            lo, hi = int(m.group(1)), int(m.group(2))
-            if lo > hi:
-                raise ValueError(f"range {piece!r} runs backwards")
-            out.extend(range(lo, hi + 1))
-        elif re.fullmatch(r"-?\d+", piece):
-            out.append(int(piece))
-        else:
-            raise ValueError(f"roll {text!r} is not a number or a range such as 4-6")
-    return out
-
-
 def _type_ok(value: Any, type_name: str) -> bool:
     if type_name == "str" and isinstance(value, Raw):
         # A number written in a text field (`answer: 1.50`) is text as written (see _typed).
@@ -246,7 +277,7 @@ class _FileParser:
         self.problems: list[str] = []
         # Kept from every entry, good or not, so one run reports every problem: the rolls
         # each covers (None if its roll did not parse) and each {@ref} with its line.
-        self.rolls: list[tuple[int, ...] | None] = []
+        self.rolls: list[tuple[Span, ...] | None] = []
         self.refs: list[tuple[int, str]] = []
 
     def err(self, line: int, message: str) -> None:
@@ -283,7 +314,13 @@ class _FileParser:
         if "die" in doc:
             try:
                 die = parse(str(doc["die"]))
-                die.outcomes()
+                if die.exact:
+                    die.outcomes()
+                elif not die.uniform:
+                    raise DiceError(
+                        f"{die} is too big to check: a table's die has at most "
+                        f"{MAX_FACES:,} faces in all, unless it is one die (such as d1000000)"
+                    )
             except DiceError as err:
                 self.err(doc.line_of("die"), f"die: {err}")
                 die = None
@@ -385,7 +422,7 @@ class _FileParser:
                 self.err(item.line, f"entry is missing required field '{name}'")
         if "result" not in data and not any(f in data for f in fields):
             self.err(item.line, "entry has neither 'result' nor any field")
-        rolls: tuple[int, ...] = ()
+        rolls: tuple[Span, ...] = ()
         rolls_ok = True
         weight = 1.0
         if "roll" in item and "weight" in item:
@@ -395,7 +432,7 @@ class _FileParser:
                 self.err(item.line_of("roll"), "entry has 'roll' but the table has no 'die'")
             else:
                 try:
-                    rolls = tuple(_parse_rolls(item["roll"]))
+                    rolls = tuple(parse_rolls(item["roll"]))
                 except ValueError as err:
                     self.err(item.line_of("roll"), str(err))
                     rolls_ok = False
@@ -412,65 +449,40 @@ class _FileParser:
             rolls_ok = False
         if has_die:
             self.rolls.append(rolls if rolls_ok else None)
-        template = Template((), "")
-        templates: dict[str, Template] = {}
-        for key, value in data.items():
-            if not isinstance(value, str):
-                continue
-            try:
-                tpl = compile_template(value)
-            except DelveError as err:
-                self.err(item.line_of(key), f"{key}: {err}")
-                # The text's other references are still checked, in the same run.
-                self.refs += [(item.line, r.strip()) for r in _REF_SCAN.findall(value)]
-                continue
+        errors: list[tuple[str, DelveError]] = []
+        template, templates = entry_templates(data, errors)
+        for key, err in errors:
+            self.err(item.line_of(key), f"{key}: {err}")
+            # The text's other references are still checked, in the same run.
+            self.refs += [(item.line, r.strip()) for r in _REF_SCAN.findall(data[key])]
+        for tpl in [template, *templates.values()]:
             self.refs += [(item.line, ref) for ref in tpl.refs]
-            if key == "result":
-                template = tpl
-            elif tpl.static is None:
-                templates[key] = tpl
         # An entry with problems still carries what parsed, so `delve tables check` can check
         # it against the generators in the same run; its table is never used (see _read).
-        return Entry(data, item.line, template, templates, weight, rolls)
+        return Entry(data, item.line, template, templates, weight, spans=tuple(merge(rolls)))
 
     def check_coverage(
-        self, die: Formula, covered: list[tuple[int, ...] | None], line: int
+        self, die: Formula, covered: list[tuple[Span, ...] | None], line: int
     ) -> None:
-        possible = set(die.outcomes())
-        seen: dict[int, int] = {}
-        twice: list[int] = []
-        impossible: list[int] = []
-        for rolls in covered:
-            for r in rolls or ():
-                if r not in possible:
-                    impossible.append(r)
-                elif r in seen:
-                    twice.append(r)
-                else:
-                    seen[r] = line
-        missing = sorted(possible - set(seen))
+        """Every roll the die can give is covered by one entry, and no entry covers a roll it
+        cannot give; worked on runs, so a d1000000 costs what a d6 does."""
+        possible = runs(die.outcomes()) if die.exact else [(die.min, die.max)]
+        every = sorted(span for spans in covered for span in spans or ())
+        twice: list[Span] = []
+        reach = None
+        for lo, hi in every:
+            if reach is not None and lo <= reach:
+                twice.append((lo, min(hi, reach)))
+            reach = hi if reach is None else max(reach, hi)
+        union = merge(every)
+        missing = minus(possible, union)
+        impossible = minus(union, possible)
         if missing:
-            self.err(line, f"rolls not covered by any entry on {die}: {_ranges(missing)}")
+            self.err(line, f"rolls not covered by any entry on {die}: {ranges(missing)}")
         if twice:
-            self.err(line, f"rolls covered twice: {_ranges(sorted(set(twice)))}")
+            self.err(line, f"rolls covered twice: {ranges(merge(twice))}")
         if impossible:
-            self.err(line, f"rolls that {die} cannot give: {_ranges(sorted(set(impossible)))}")
-
-
-def _ranges(values: list[int]) -> str:
-    """[1,2,3,5] -> '1-3, 5' (shown in error messages)."""
-    out: list[str] = []
-    start = prev = values[0]
-    for v in values[1:] + [None]:  # type: ignore[list-item]
-        if v is not None and v == prev + 1:
-            prev = v
-            continue
-        out.append(str(start) if start == prev else f"{start}-{prev}")
-        if v is not None:
-            start = prev = v
-    if len(out) > 12:
-        out = out[:12] + [f"... ({len(values)} in all)"]
-    return ", ".join(out)
+            self.err(line, f"rolls that {die} cannot give: {ranges(impossible)}")
 
 
 # --------------------------------------------------------------------------- the set
@@ -588,7 +600,7 @@ class TableSet:
                 seen_here[table.id] = path
                 tables[table.id] = table
         problems.extend(_unknown_references(refs, set(tables) | broken))
-        problems.extend(_check_references(tables))
+        problems.extend(check_references(tables))
         return tables, problems
 
     # ---- lookup
@@ -718,7 +730,7 @@ class TableSet:
     def _rolled(
         self, table: Table, entry: Entry, rng: Rng, vars: Mapping[str, str] | None
     ) -> Rolled:
-        value = entry.rolls[0] if entry.rolls else None
+        value = entry.spans[0][0] if entry.spans else None
         return Rolled(table.id, entry, value, self._text(table, entry, rng, vars))
 
     def _text(
@@ -784,40 +796,3 @@ def _unknown_references(refs: list[tuple[_FileParser, int, str]], ids: set[str])
                 f"{fp.label}:{line}: table '{fp.id}': reference to unknown table '{ref}'{hint}"
             )
     return list(dict.fromkeys(problems))
-
-
-def _check_references(tables: dict[str, Table]) -> list[str]:
-    """No chain of references loops back on itself."""
-    problems: list[str] = []
-    graph: dict[str, list[tuple[str, int]]] = {}
-    for t in tables.values():
-        edges: list[tuple[str, int]] = []
-        for e in t.entries:
-            for tpl in [e.template, *e.templates.values()]:
-                edges += [(ref, e.line) for ref in tpl.refs if ref in tables]
-        graph[t.id] = edges
-    state: dict[str, int] = {}  # 1 visiting, 2 done
-    reported: set[frozenset[str]] = set()
-
-    def visit(node: str, stack: list[str]) -> None:
-        state[node] = 1
-        stack.append(node)
-        for ref, line in graph.get(node, []):
-            if state.get(ref) == 1:
-                cycle = stack[stack.index(ref) :] + [ref]
-                key = frozenset(cycle)
-                if key not in reported:
-                    reported.add(key)
-                    t = tables[node]
-                    problems.append(
-                        f"{t.path}:{line}: table '{node}': reference cycle " + " -> ".join(cycle)
-                    )
-            elif ref not in state:
-                visit(ref, stack)
-        stack.pop()
-        state[node] = 2
-
-    for node in sorted(graph):
-        if node not in state:
-            visit(node, [])
-    return problems

@@ -2,11 +2,14 @@
 
 Only `true`/`false` are booleans (`no`, `yes`, `on`, `off` stay text), sexagesimal numbers such
 as `1:30` stay text, and dates stay text. Mappings and lists come back as dict/list subclasses
-that remember the line of each key and item, so errors can name `FILE:LINE`.
+that remember the line of each key and item, so errors can name `FILE:LINE`. A key given
+twice in one mapping is an error (YAML would keep the last silently), and aliases are bounded
+(see _Converter).
 """
 
 from __future__ import annotations
 
+import math
 import re
 from pathlib import Path
 from typing import Any
@@ -63,29 +66,95 @@ class Raw(str):
     value: Any  # what YAML would have made of it
 
 
-def _convert(node: yaml.Node) -> Any:
-    if isinstance(node, yaml.MappingNode):
+MAX_ALIAS_VALUES = 100_000  # values aliases may add beyond those written out
+MAX_NUMBER = 10**15 - 1  # no count, worth or weight in a table comes near it
+_TOO_BIG = "a number in a table has at most 15 digits"
+MAX_NESTING = 100  # lists and mappings inside each other; hand-made tables use a handful
+
+
+class _Bad(Exception):
+    """A problem found while converting, with the line it is on."""
+
+    def __init__(self, line: int, message: str) -> None:
+        super().__init__(message)
+        self.line, self.message = line, message
+
+
+class _Converter:
+    """Turns composed nodes into LDict/LList/scalars, bounding what aliases can do: an alias
+    is a pointer to a node written once, and a document of a few hundred bytes can point at
+    pointers nine deep (a billion values), or at itself."""
+
+    def __init__(self) -> None:
+        self.seen: set[int] = set()  # nodes converted at least once
+        self.extra = 0  # conversions of nodes already seen: what aliases added
+        self.active: set[int] = set()  # nodes being converted (for an alias to itself)
+
+    def convert(self, node: yaml.Node, depth: int = 0) -> Any:
+        key = id(node)
+        line = node.start_mark.line + 1
+        if key in self.seen:
+            self.extra += 1
+            if self.extra > MAX_ALIAS_VALUES:
+                raise _Bad(
+                    line,
+                    f"aliases here expand to more than {MAX_ALIAS_VALUES:,} values "
+                    "(an alias bomb?); write the values out",
+                )
+        self.seen.add(key)
+        if isinstance(node, yaml.ScalarNode):
+            return self.scalar(node)
+        if key in self.active:
+            raise _Bad(line, "an alias refers to the list or mapping that holds it")
+        if depth >= MAX_NESTING:
+            raise _Bad(line, f"lists and mappings nest more than {MAX_NESTING} deep")
+        self.active.add(key)
+        try:
+            if isinstance(node, yaml.MappingNode):
+                return self.mapping(node, depth)
+            return self.sequence(node, depth)
+        finally:
+            self.active.discard(key)
+
+    def mapping(self, node: yaml.MappingNode, depth: int) -> LDict:
         out = LDict()
         out.line = node.start_mark.line + 1
         out.key_lines = {}
         for key_node, value_node in node.value:
-            key = _convert(key_node)
+            key = self.convert(key_node, depth + 1)
             if not isinstance(key, str):
                 key = str(key)
-            out[key] = _convert(value_node)
-            out.key_lines[key] = key_node.start_mark.line + 1
+            line = key_node.start_mark.line + 1
+            if key in out:
+                raise _Bad(line, f"key '{key}' given twice (first on line {out.key_lines[key]})")
+            out[key] = self.convert(value_node, depth + 1)
+            out.key_lines[key] = line
         return out
-    if isinstance(node, yaml.SequenceNode):
-        seq = LList(_convert(item) for item in node.value)
+
+    def sequence(self, node: yaml.Node, depth: int) -> LList:
+        seq = LList(self.convert(item, depth + 1) for item in node.value)
         seq.line = node.start_mark.line + 1
         seq.item_lines = [item.start_mark.line + 1 for item in node.value]
         return seq
-    value = _constructor.construct_object(node, deep=True)
-    if isinstance(value, str):
-        return value
-    raw = Raw(node.value)
-    raw.value = value
-    return raw
+
+    @staticmethod
+    def scalar(node: yaml.ScalarNode) -> Any:
+        line = node.start_mark.line + 1
+        try:
+            value = _constructor.construct_object(node, deep=True)
+        except (ValueError, OverflowError) as err:  # 5,000 digits: Python will not read them
+            too_long = node.tag.endswith(":int")
+            message = _TOO_BIG if too_long else f"cannot read {node.value[:40]!r}: {err}"
+            raise _Bad(line, message) from None
+        if isinstance(value, str):
+            return value
+        if isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_NUMBER:
+            raise _Bad(line, _TOO_BIG)
+        if isinstance(value, float) and not math.isfinite(value):
+            raise _Bad(line, "a number in a table must be finite")
+        raw = Raw(node.value)
+        raw.value = value
+        return raw
 
 
 def plain(value: Any) -> Any:
@@ -117,7 +186,9 @@ def load_yaml(path: Path, label: str) -> Any:
     if node is None:
         return None
     try:
-        return _convert(node)
+        return _Converter().convert(node)
+    except _Bad as err:
+        raise TableError([f"{label}:{err.line}: YAML error: {err.message}"]) from None
     except yaml.constructor.ConstructorError as err:
         mark = err.problem_mark
         line = mark.line + 1 if mark else 1

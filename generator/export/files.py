@@ -98,6 +98,8 @@ class FolderWriter:
     def check(self) -> list[str]:
         """Refuse a target we must not write; return the old manifest's files (may be [])."""
         target = self.target
+        if target.is_symlink():
+            raise DelveError(f"-o {target}: is a symbolic link; an export needs a real folder")
         if target.exists() and not target.is_dir():
             raise DelveError(f"-o {target}: is a file; an export needs a folder")
         parent = target.parent if str(target.parent) else Path(".")
@@ -146,7 +148,7 @@ class FolderWriter:
             if not old:  # a new folder, or an empty one: the whole export moves in at once
                 if target.exists():
                     target.rmdir()
-                os.chmod(stage, 0o755)
+                os.chmod(stage, 0o777 & ~_umask())  # mkdtemp makes it 0700
                 os.replace(stage, target)
                 return target
             # Over an earlier export (--force): each file is moved in whole; files of the old
@@ -163,6 +165,12 @@ class FolderWriter:
             raise DelveError(f"-o {target}: cannot write: {err.strerror or err}") from None
         finally:
             shutil.rmtree(stage, ignore_errors=True)
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
 
 
 def _read_manifest(folder: Path) -> list[str] | None:

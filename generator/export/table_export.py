@@ -52,6 +52,8 @@ def ranges(table: Table) -> tuple[str, list[list[tuple[int, int]]]]:
     die = table.die
     if die is not None:
         formula = foundry_formula(str(die))
+        if not die.exact:  # one big die (see TableSet): every value as likely, runs as written
+            return formula or f"1d{die.max - die.min + 1}", [list(e.spans) for e in table.entries]
         outcomes = sorted(die.outcomes())
         if formula is not None:
             # Ranges over the rolls the die can give: d66's 16 and 21 are neighbours.

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import math
+import re
 from typing import Any
 
 from generator.errors import DocumentError
+from generator.model.limits import MAX_NESTING, MAX_NUMBER, MAX_TEXT
 
 _TYPE_NAMES = {
     int: "an integer",
@@ -13,6 +16,69 @@ _TYPE_NAMES = {
     dict: "an object",
     bool: "true/false",
 }
+
+
+class TooBig(int):
+    """A JSON integer of too many digits to read (what documents.load makes of one), so the
+    walk below can name where it stands."""
+
+    digits: int = 0
+
+
+def too_big(digits: int) -> TooBig:
+    value = TooBig(0)
+    value.digits = digits
+    return value
+
+
+def check_plain(data: Any, path: str = "document") -> None:
+    """What any JSON document must be before the model reads it: nested at most MAX_NESTING
+    deep, every number of at most MAX_NUMBER (and finite), every text printable (no control
+    characters but tab and newline, no lone surrogates, which no file can hold) and at most
+    MAX_TEXT characters. Walked with a stack of its own; the first fault names its path."""
+    todo: list[tuple[Any, str, int]] = [(data, path, 0)]
+    while todo:
+        value, at, depth = todo.pop()
+        if isinstance(value, dict):
+            if depth >= MAX_NESTING:
+                raise DocumentError(f"{at}: nested more than {MAX_NESTING} deep")
+            for k in value:
+                _check_text(k, f"{at} (a key)")
+            todo += [(v, f"{at}.{k}", depth + 1) for k, v in value.items()]
+        elif isinstance(value, list):
+            if depth >= MAX_NESTING:
+                raise DocumentError(f"{at}: nested more than {MAX_NESTING} deep")
+            todo += [(v, f"{at}[{i}]", depth + 1) for i, v in enumerate(value)]
+        elif isinstance(value, str):
+            _check_text(value, at)
+        elif isinstance(value, bool) or value is None:
+            continue
+        elif isinstance(value, TooBig):
+            raise DocumentError(f"{at}: a number of {value.digits:,} digits is too big")
+        elif isinstance(value, int):
+            if abs(value) > MAX_NUMBER:
+                raise DocumentError(f"{at}: {_short(value)} is too big (at most {MAX_NUMBER:,})")
+        elif isinstance(value, float):
+            if not math.isfinite(value) or abs(value) > MAX_NUMBER:
+                raise DocumentError(f"{at}: {value!r} is not a number Delve can use")
+
+
+_BAD_TEXT = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\ud800-\udfff]")
+
+
+def _check_text(text: str, at: str) -> None:
+    if len(text) > MAX_TEXT:
+        raise DocumentError(f"{at}: text of {len(text):,} characters (at most {MAX_TEXT:,})")
+    bad = _BAD_TEXT.search(text)
+    if bad is not None:
+        c = bad.group()
+        what = "a lone surrogate" if 0xD800 <= ord(c) <= 0xDFFF else "a control character"
+        raise DocumentError(f"{at}: text holds {what} (U+{ord(c):04X}) at {bad.start() + 1}")
+
+
+def _short(value: int) -> str:
+    digits = len(str(abs(value))) if abs(value).bit_length() < 10_000 else "thousands of"
+    return f"a number of {digits} digits"
 
 
 def field(obj: Any, key: str, kind: type | tuple[type, ...], path: str, default: Any = ...) -> Any:
@@ -56,7 +122,7 @@ def strings(obj: Any, key: str, path: str) -> list[str]:
     return out
 
 
-MAX_COORD = 100_000  # squares: far beyond any plan, small enough to draw nothing absurd
+MAX_COORD = 1_000  # squares from the origin: plans span a few dozen; the map stays drawable
 MAX_SQUARES = 10_000  # squares in one list (a corridor, a cave's floor)
 
 

@@ -57,9 +57,9 @@ class Monster:
             formidable=f(data, "formidable", bool, path, False),
             special=f(data, "special", str, path, ""),
             damage_type=f(data, "damage_type", str, path, "crush"),
-            resist=list(f(data, "resist", list, path, [])),
+            resist=doc.strings(data, "resist", path) if "resist" in data else [],
             armor=f(data, "armor", str, path, None),
             shield=f(data, "shield", bool, path, False),
-            tags=list(f(data, "tags", list, path, [])),
+            tags=doc.strings(data, "tags", path) if "tags" in data else [],
             description=f(data, "description", str, path, ""),
         )

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 import networkx as nx
 
 from generator.errors import DocumentError
-from generator.model import doc
+from generator.model import doc, limits
 from generator.model.monster import Monster
 from generator.model.treasure import Hoard
 
@@ -446,8 +446,27 @@ class Site:
 
     def check(self, path: str = "site") -> None:
         """The invariants an edited document must keep for the renderers to make sense."""
-        if self.level < 1:
-            raise DocumentError(f"{path}.level: must be at least 1")
+        if not 1 <= self.level <= limits.MAX_LEVEL:
+            raise DocumentError(f"{path}.level: must be 1 to {limits.MAX_LEVEL}, not {self.level}")
+        if not 1 <= len(self.rooms) <= limits.MAX_ROOMS:
+            raise DocumentError(f"{path}.rooms: must hold 1 to {limits.MAX_ROOMS} rooms")
+        depths = set()
+        for i, r in enumerate(self.rooms):
+            if not 1 <= r.level <= limits.MAX_DEPTH:
+                raise DocumentError(
+                    f"{path}.rooms[{i}].level: must be 1 to {limits.MAX_DEPTH}, not {r.level}"
+                )
+            if not 1 <= r.id <= limits.MAX_ROOMS * 10:
+                raise DocumentError(f"{path}.rooms[{i}].id: must be 1 to {limits.MAX_ROOMS * 10}")
+            for j, g in enumerate(r.monsters):
+                if not 1 <= g.count <= limits.MAX_GROUP:
+                    raise DocumentError(
+                        f"{path}.rooms[{i}].monsters[{j}].count: must be 1 to {limits.MAX_GROUP}"
+                    )
+            depths.add(r.level)
+        missing = sorted(set(range(1, max(depths) + 1)) - depths)
+        if missing:
+            raise DocumentError(f"{path}.rooms: no room on level {missing[0]} (levels run from 1)")
         ids = [r.id for r in self.rooms]
         if len(set(ids)) != len(ids):
             raise DocumentError(f"{path}.rooms: room ids must be unique")

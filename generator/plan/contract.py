@@ -11,11 +11,13 @@ breaks this gets one line naming the JSON path and what is wrong.
 from __future__ import annotations
 
 from generator.errors import DocumentError
+from generator.model import doc
 from generator.model.site import Room, Site
 from generator.plan import shapes
 from generator.plan.boxes import STEP
 
 MAX_BOX = 200  # squares on a side of a room's box: far beyond any key, small enough to draw
+MAX_SPAN = 250  # squares across one level, rooms and corridors: generated plans span ~40
 
 
 def _inside(room: Room, cell: tuple[int, int]) -> bool:
@@ -42,6 +44,10 @@ def check_rooms(site: Site, path: str = "site") -> None:
     """Each room's box and shape are drawable."""
     for i, r in enumerate(site.rooms):
         at = f"{path}.rooms[{i}].map"
+        if not (abs(r.x) <= doc.MAX_COORD and abs(r.y) <= doc.MAX_COORD):
+            raise DocumentError(
+                f"{at}: [{r.x}, {r.y}] is too far out (at most {doc.MAX_COORD:,} squares)"
+            )
         if not (1 <= r.w <= MAX_BOX and 1 <= r.h <= MAX_BOX):
             raise DocumentError(f"{at}: w and h must be 1 to {MAX_BOX} squares, not {r.w} x {r.h}")
         if r.shape and r.shape not in shapes.SHAPES:
@@ -63,6 +69,9 @@ def check_plan(site: Site, path: str = "site") -> None:
     by_level: dict[int, list[Room]] = {}
     for r in site.rooms:
         by_level.setdefault(r.level, []).append(r)
+    for i, r in enumerate(site.rooms):
+        if r.entry:
+            _check_entry(r, by_level.get(r.level, []), f"{path}.rooms[{i}].map.entry")
     for i, c in enumerate(site.connections):
         at = f"{path}.connections[{i}]"
         frm, to = rooms[c.from_room], rooms[c.to_room]
@@ -114,6 +123,21 @@ def _check_path(
         )
 
 
+def _check_entry(room: Room, level: list[Room], at: str) -> None:
+    """The way in from outside: squares in a row, outside every room, from a side of its room."""
+    squares = room.entry
+    for j, sq in enumerate(squares):
+        for other in level:
+            if _inside(other, sq):
+                raise DocumentError(f"{at}[{j}]: [{sq[0]}, {sq[1]}] is inside room {other.id}")
+        if j and abs(sq[0] - squares[j - 1][0]) + abs(sq[1] - squares[j - 1][1]) != 1:
+            raise DocumentError(f"{at}[{j}]: [{sq[0]}, {sq[1]}] does not follow the square before")
+    if not _touches(room, squares[0]):
+        raise DocumentError(
+            f"{at}[0]: [{squares[0][0]}, {squares[0][1]}] does not touch a side of room {room.id}"
+        )
+
+
 def _check_door(
     door: tuple[int, int, str], squares: list[tuple[int, int]], frm: Room, to: Room, at: str
 ) -> None:
@@ -147,6 +171,31 @@ def check_overlaps(site: Site, path: str = "site") -> None:
                     )
 
 
+def check_extent(site: Site, path: str = "site") -> None:
+    """Each level, its rooms and corridors, fits in MAX_SPAN squares each way: what a map can
+    draw and a corridor search can cover in a moment."""
+    spans: dict[int, list[int]] = {}
+
+    def add(level: int, x0: int, y0: int, x1: int, y1: int) -> None:
+        box = spans.setdefault(level, [x0, y0, x1, y1])
+        box[:] = [min(box[0], x0), min(box[1], y0), max(box[2], x1), max(box[3], y1)]
+
+    rooms = {r.id: r for r in site.rooms}
+    for r in site.rooms:
+        add(r.level, r.x, r.y, r.x + r.w - 1, r.y + r.h - 1)
+        for x, y in r.entry:
+            add(r.level, x, y, x, y)
+    for c in site.connections:
+        for x, y in c.path or ():
+            add(rooms[c.from_room].level, x, y, x, y)
+    for level, (x0, y0, x1, y1) in sorted(spans.items()):
+        if x1 - x0 >= MAX_SPAN or y1 - y0 >= MAX_SPAN:
+            raise DocumentError(
+                f"{path}.rooms: level {level} spans {x1 - x0 + 1} x {y1 - y0 + 1} squares "
+                f"(at most {MAX_SPAN} x {MAX_SPAN}): a room or corridor is far from the rest"
+            )
+
+
 def complete_plan(site: Site, path: str = "site") -> None:
     """Give a loaded document the plan it lacks and check the plan it has.
 
@@ -166,4 +215,5 @@ def complete_plan(site: Site, path: str = "site") -> None:
     check_rooms(site, path)
     check_overlaps(site, path)
     check_plan(site, path)
+    check_extent(site, path)
     fill_routes(site, Rng(seed).child("plan/edits"))

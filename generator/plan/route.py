@@ -19,6 +19,7 @@ from generator.plan.layout import Link
 NEIGHBOURS8 = tuple((dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx or dy)
 STEP_COST, TURN_COST, SQUEEZE_COST, CROSS_COST = 10, 14, 40, 400
 MARGIN = 4  # squares the search may stray beyond the level's rooms
+MAX_STATES = 400_000  # squares and headings one search may settle (a 250-square level's all)
 
 
 class Occupancy:
@@ -263,11 +264,15 @@ def _cheapest(
                 parent[key] = None
                 heapq.heappush(heap, (c + h(cell), order, c, cell, side))  # type: ignore[operator]
                 order += 1
+    budget = MAX_STATES
     while heap:
         _, _, d, cell, heading = heapq.heappop(heap)
         key = (cell, heading)
         if d > best[key]:
             continue  # a stale entry: this state was reached more cheaply since
+        budget -= 1
+        if budget < 0:
+            return None  # a level far bigger than any plan: the caller reports no way
         if is_goal(cell):  # type: ignore[operator]
             path = []
             k: tuple[Cell, str] | None = key

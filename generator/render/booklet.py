@@ -20,17 +20,14 @@ from __future__ import annotations
 import contextlib
 import os
 import shlex
-import traceback
 from collections.abc import Callable, Iterator, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, replace
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 import typer
 
-from generator import __version__
 from generator.errors import DelveError, TemplateError
 from generator.render.recipe import rebuild_args
 
@@ -193,11 +190,10 @@ def check_target(out: Path | None) -> None:
     """Refuse an output path that cannot be written before spending time on a booklet."""
     if out is None:
         return
+    from generator.output import check_target as check
+
+    check(out)
     folder = out.parent if str(out.parent) else Path(".")
-    if not folder.is_dir():
-        raise DelveError(f"{out}: folder {folder} does not exist")
-    if out.is_dir():
-        raise DelveError(f"{out}: is a folder, not a file")
     if not os.access(folder, os.W_OK):
         raise DelveError(f"{out}: cannot write in {folder}")
 
@@ -244,81 +240,11 @@ def progress_bar(
 # --------------------------------------------------------------------------- templates
 
 
-def _loader(folders: tuple[Path, ...]) -> Any:
-    import jinja2
+def render_template(name: str, context: dict[str, Any], options: Options) -> str:
+    """Render one template by name in the sandbox (see render/templating.py)."""
+    from generator.render.templating import render_template as render
 
-    builtin = builtin_templates_dir()
-    return jinja2.ChoiceLoader(
-        [
-            jinja2.PrefixLoader({BUILTIN_PREFIX[:-1]: jinja2.FileSystemLoader(builtin)}),
-            jinja2.FileSystemLoader([*folders, builtin]),
-        ]
-    )
-
-
-def _bytecode_cache() -> Any:
-    """Compiled templates kept beside the tables cache (Jinja checks each template's source
-    time itself), so a booklet does not compile its two dozen templates on every run."""
-    import jinja2
-
-    from generator.engine.tablecache import cache_dir
-
-    if os.environ.get("DELVE_NO_CACHE"):
-        return None
-    folder = cache_dir() / "templates"
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError:
-        return None
-    return jinja2.FileSystemBytecodeCache(str(folder))
-
-
-@lru_cache(maxsize=16)
-def environment(folders: tuple[Path, ...] = ()) -> Any:
-    """The Jinja environment over the user's folders and the built-ins (cached per search path).
-
-    StrictUndefined makes a missing value an error; autoescape makes table text plain text.
-    """
-    import jinja2
-
-    from generator.engine import words
-    from generator.render import site_key, treasure_text
-
-    env = jinja2.Environment(
-        loader=_loader(folders),
-        bytecode_cache=_bytecode_cache(),
-        autoescape=True,
-        undefined=jinja2.StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        keep_trailing_newline=True,
-    )
-    env.filters.update(
-        num=lambda n: f"{n:,}",
-        cp=treasure_text.worth,
-        signed=lambda n: f"{n:+d}",
-        cap=lambda s: words.capital(str(s)),
-        sentence=lambda s: _stop(words.capital(str(s).strip())),
-        article=lambda s: words.with_article(str(s)),
-        stop=_stop,
-        anchor=_anchor,
-    )
-    env.globals.update(
-        delve_version=__version__,
-        loop_order=site_key.loop_order,
-        exits=site_key.exits,
-        exit_text=site_key.exit_text,
-        plural=site_key.plural,
-        count=words.count,
-        noun=words.noun,
-        agree=words.agree,
-        summary_text=site_key.summary_text,
-        content_labels=site_key.CONTENT_LABELS,
-        obstacle_labels=site_key.OBSTACLE_LABELS,
-        check_rule=site_key.CHECK_RULE,
-        coins_phrase=treasure_text.coins_phrase,
-    )
-    return env
+    return render(name, context, options.templates)
 
 
 def _rules_context(model: Any, context: dict[str, Any]) -> dict[str, Any]:
@@ -371,56 +297,6 @@ def _system_namer(model: Any) -> Callable[[str], str]:
         return SYSTEM_NAMES.get(key, key)
 
     return name
-
-
-def _stop(text: Any) -> str:
-    """Table text ended with a full stop, unless it already ends a sentence."""
-    text = str(text).strip()
-    return text if not text or text[-1] in ".!?\"')" else text + "."
-
-
-def _anchor(text: Any) -> str:
-    """A safe fragment id from any text: letters, digits and dashes."""
-    out = "".join(c.lower() if c.isalnum() else "-" for c in str(text))
-    return "-".join(part for part in out.split("-") if part) or "x"
-
-
-def render_template(name: str, context: dict[str, Any], options: Options) -> str:
-    """Render one template by name; every template problem becomes a TemplateError."""
-    import jinja2
-
-    env = environment(tuple(p.resolve() for p in options.templates))
-    try:
-        return env.get_template(name).render(context)
-    except jinja2.TemplateSyntaxError as err:
-        where = err.filename or err.name or name
-        raise TemplateError(f"{where}:{err.lineno}: template syntax error: {err.message}") from err
-    except jinja2.TemplateNotFound as err:
-        where = _template_frame(err, options)
-        searched = ", ".join(str(p) for p in search_path(options))
-        raise TemplateError(
-            f"{where + ': ' if where else ''}template '{err.name}' not found in {searched}"
-        ) from err
-    except jinja2.UndefinedError as err:
-        where = _template_frame(err, options) or name
-        raise TemplateError(f"{where}: template uses an undefined value: {err.message}") from err
-    except Exception as err:  # a helper called wrongly from a user's template
-        where = _template_frame(err, options)
-        if not where:
-            raise
-        raise TemplateError(f"{where}: template error: {type(err).__name__}: {err}") from err
-
-
-def _template_frame(err: BaseException, options: Options) -> str:
-    """'FILE:LINE' of the innermost template frame in the traceback (Jinja rewrites frames so
-    they point at the template source), or '' when the error did not come from a template."""
-    roots = [str(p.resolve()) + os.sep for p in search_path(options)]
-    found = ""
-    for frame in traceback.extract_tb(err.__traceback__):
-        name = str(Path(frame.filename).resolve()) if frame.filename else ""
-        if frame.lineno and any(name.startswith(root) for root in roots):
-            found = f"{frame.filename}:{frame.lineno}"
-    return found
 
 
 # --------------------------------------------------------------------------- contexts
@@ -564,8 +440,26 @@ def region_context(region: Any, paper: Paper | None = None) -> dict[str, Any]:
 
 def booklet_html(model: Any, options: Options | None = None, fmt: str = "html") -> str:
     """The booklet for a site or region as one self-contained HTML page (CSS inline); `fmt`
-    is what the cover's rebuild command makes (the PDF is made from this page)."""
-    options = options or current()
+    is what the cover's rebuild command makes (the PDF is made from this page). With user
+    templates, made in a child process with limits (render/isolate.py)."""
+    from generator.render import isolate
+
+    return isolate.run(_html, options or current(), model, fmt)
+
+
+def booklet_pdf(model: Any, options: Options | None = None) -> bytes:
+    from generator.render import isolate
+
+    return isolate.run(_pdf, options or current(), model)
+
+
+def _pdf(options: Options, model: Any) -> bytes:
+    from generator.render.pdf import html_to_pdf
+
+    return html_to_pdf(_html(options, model, "pdf"), options)
+
+
+def _html(options: Options, model: Any, fmt: str) -> str:
     kind = getattr(model, "kind", None)
     if kind not in TOP_TEMPLATES:
         raise DelveError(f"no booklet for a {kind!r} document")
@@ -585,10 +479,3 @@ def booklet_html(model: Any, options: Options | None = None, fmt: str = "html") 
     html = render_template(TOP_TEMPLATES[kind], context, options)
     report("html", 1.0)
     return html
-
-
-def booklet_pdf(model: Any, options: Options | None = None) -> bytes:
-    from generator.render.pdf import html_to_pdf
-
-    options = options or current()
-    return html_to_pdf(booklet_html(model, options, "pdf"), options)

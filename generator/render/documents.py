@@ -84,9 +84,12 @@ def render(model: Any, fmt: str) -> str | bytes:
 
 
 def from_dict(data: Any) -> Any:
+    from generator.model.doc import check_plain
+
     if not isinstance(data, dict):
         raise DocumentError("document: must be a JSON object with a 'kind'")
     kind = data.get("kind")
+    check_plain(data, kind if kind in ("site", "region") else "document")
     if kind == "site":
         from generator.model.site import Site
         from generator.plan.contract import complete_plan
@@ -106,18 +109,43 @@ def from_dict(data: Any) -> Any:
     raise DocumentError(f"document.kind: must be 'site' or 'region', not {kind!r}")
 
 
+def _int(text: str) -> int:
+    from generator.model.doc import too_big
+
+    digits = len(text.lstrip("-"))
+    # Not int() of 5,000 digits (work, and refused by Python): a marker check_plain reports.
+    return too_big(digits) if digits > 15 else int(text)
+
+
+def _constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a number Delve can use")
+
+
 def load(path: Path) -> Any:
     """Read a saved document; errors name the file and the JSON path."""
+    from generator.model.limits import MAX_DOCUMENT_BYTES
+
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        size = Path(path).stat().st_size
+        if size > MAX_DOCUMENT_BYTES:
+            limit = MAX_DOCUMENT_BYTES // 1024 // 1024
+            raise DelveError(
+                f"{path}: {size:,} bytes is too big for a document (at most {limit} MB)"
+            )
+        with open(path, encoding="utf-8") as fh:
+            text = fh.read(MAX_DOCUMENT_BYTES + 1)
     except FileNotFoundError:
         raise DelveError(f"{path}: no such file") from None
     except (OSError, UnicodeDecodeError) as err:
         raise DelveError(f"{path}: cannot read: {err}") from None
     try:
-        data = json.loads(text)
+        data = json.loads(text, parse_int=_int, parse_constant=_constant)
     except json.JSONDecodeError as err:
         raise DelveError(f"{path}:{err.lineno}: not valid JSON: {err.msg}") from None
+    except RecursionError:
+        raise DelveError(f"{path}: not a document: nested thousands deep") from None
+    except ValueError as err:
+        raise DelveError(f"{path}: not a document Delve can read: {err}") from None
     try:
         return from_dict(data)
     except DocumentError as err:

@@ -5,7 +5,8 @@ Two promises are kept here rather than in the templates:
 - Safety. WeasyPrint fetches every image, stylesheet and font through :class:`FolderFetcher`,
   which serves files from the user's template folders and the built-in one and refuses
   everything else: network URLs, and ``file://`` paths outside those folders (symlinks and
-  ``..`` are resolved first). A refused URL leaves a gap in the page and a warning, never a read.
+  ``..`` are resolved first), and any file over MAX_ASSET_BYTES. A refused URL leaves a gap in
+  the page and a warning, never a read.
 - Same seed, same bytes. The PDF carries no dates, its identifier is a digest of the HTML, and
   the font subsets (whose ``head`` table fontTools stamps with "now") are stamped with a fixed
   time through ``SOURCE_DATE_EPOCH``, the reproducible-builds convention fontTools follows.
@@ -31,6 +32,7 @@ from weasyprint.urls import URLFetcher, URLFetcherResponse
 
 from generator.render.booklet import Options, search_path
 
+MAX_ASSET_BYTES = 64 * 1024 * 1024  # an image or font of a booklet; a bigger file is refused
 FIXED_EPOCH = "315532800"  # 1980-01-01T00:00:00Z, the earliest date a ZIP (and many tools) hold
 SUBSET_SHORTCUT = True  # see font_subsetting (the bench turns it off to measure it)
 _STEP = re.compile(r"Step (\d)")
@@ -61,6 +63,7 @@ class FolderFetcher(URLFetcher):
         super().__init__(allowed_protocols=("file", "data"), allow_redirects=False)
         self.folders = [Path(f).resolve() for f in folders]
         self.refused: list[str] = []  # every URL turned away, in order
+        self.why: dict[str, str] = {}  # and the reason
         self.served: list[Path] = []  # every file read
 
     def fetch(self, url: str, headers: Any = None) -> Any:
@@ -68,13 +71,19 @@ class FolderFetcher(URLFetcher):
         if scheme == "data":  # inline data: nothing is read from anywhere
             return super().fetch(url, headers)
         if scheme != "file":
-            return self._refuse(url, "only the template folders may be read, not the network")
+            return self._refuse(url, "templates may read their own folders, never the network")
         path = self._find(Path(url2pathname(urlsplit(url).path)))
         if path is None:
-            return self._refuse(url, "outside the template folders")
+            return self._refuse(url, "templates may only read files in their own folders")
+        size = path.stat().st_size
+        if size > MAX_ASSET_BYTES:
+            limit = MAX_ASSET_BYTES // (1024 * 1024)
+            return self._refuse(url, f"{size:,} bytes is too big for an image or font ({limit} MB)")
         self.served.append(path)
         kind = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
-        return URLFetcherResponse(path.as_uri(), path.read_bytes(), {"Content-Type": kind})
+        with path.open("rb") as fh:
+            data = fh.read(MAX_ASSET_BYTES + 1)
+        return URLFetcherResponse(path.as_uri(), data, {"Content-Type": kind})
 
     def _find(self, wanted: Path) -> Path | None:
         try:
@@ -96,6 +105,7 @@ class FolderFetcher(URLFetcher):
 
     def _refuse(self, url: str, why: str) -> Any:
         self.refused.append(url)
+        self.why.setdefault(url, why)
         raise RefusedURL(f"{url}: {why}")
 
 
@@ -201,7 +211,7 @@ def html_to_pdf(html: str, options: Options, fetcher: Any = None) -> bytes:
         data = document.write_pdf(pdf_identifier=digest)
     if options.warn:
         for url in dict.fromkeys(fetcher.refused):
-            options.warn(f"booklet: refused to load {url} (templates may only use their folders)")
+            options.warn(f"booklet: refused to load {url}: {fetcher.why.get(url, 'not allowed')}")
     if options.progress:
         options.progress("pdf", 1.0)
     return data

@@ -81,6 +81,7 @@ from generator.engine.hexes import (
 from generator.engine.rng import Rng
 from generator.engine.tables import TableSet
 from generator.errors import DelveError
+from generator.model.limits import MAX_REROLLS
 from generator.model.region import (
     HEX_MILES,
     Biome,
@@ -103,6 +104,8 @@ def _check_reroll(grid: Grid, reroll: Iterable[str] | Mapping[str, int] | None) 
                 f"{grid.labels[-1]}, column then row)"
             )
         counts[text] = counts.get(text, 0) + int(times)
+        if counts[text] > MAX_REROLLS:
+            raise DelveError(f"--reroll {lab}: at most {MAX_REROLLS} re-rolls of one hex")
     return {k: counts[k] for k in sorted(counts)}
 
 
