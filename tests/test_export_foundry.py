@@ -199,15 +199,32 @@ def test_region_scene_is_a_hex_grid_drawn_to_its_picture(region_docs):
         pages = {p["_id"]: p["name"] for p in entry["pages"]}
         for note in scene["notes"]:
             label = pages[note["pageId"]][:4]  # every note opens its hex's page
-            # Foundry 13's HEXODDQ cell centre, computed here independently of the exporter:
+            # Foundry 13's HEXODDQ cell, computed here independently of the exporter. Its
+            # HexagonalGrid#getTopLeftPoint puts cell (row i, column j) of a scene without
+            # padding at x = 0.75 w j and y = (i - 1/2) size in the even columns, i size in the
+            # odd ones (an odd grid's first hex is cut in half): so the centre is
+            # (0.75 w j + w / 2, i size + size / 2 if j is odd).
             col = round((note["x"] - w / 2) / (0.75 * w))
-            row = round((note["y"] - size * 0.25 - size / 2 - (size / 2 if col % 2 else 0)) / size)
+            row = round((note["y"] - size * 0.25 - (size / 2 if col % 2 else 0)) / size)
             cx = col * 0.75 * w + w / 2
-            cy = row * size + size / 2 + (size / 2 if col % 2 else 0)
+            cy = row * size + (size / 2 if col % 2 else 0)
             assert abs(cx - note["x"]) <= 1 and abs(cy + size * 0.25 - note["y"]) <= 1, label
             # The picture's hex there is the hex's terrain colour (sampled off the label).
             r, g, b = pixels.getpixel((round(cx - w * 0.3), round(cy)))
             assert (r, g, b) != (235, 232, 224), f"{label}: no hex drawn under Foundry's cell"
+            assert row >= 1, f"{label}: in Foundry's half-hex first row"
+        # Every hex lies whole on the picture: none cut by its edge as Foundry's first row is.
+        region_hexes = len(scene["notes"])
+        corners_inside = 0
+        for note in scene["notes"]:
+            cx, cy = note["x"], note["y"] - size * 0.25
+            if all(
+                -1 <= cx + w / 2 * math.cos(math.radians(60 * k)) <= img.width + 1
+                and -1 <= cy + w / 2 * math.sin(math.radians(60 * k)) <= img.height + 1
+                for k in range(6)
+            ):
+                corners_inside += 1
+        assert corners_inside == region_hexes
 
 
 def stub_geometry():
@@ -285,3 +302,18 @@ def test_tables_export_all_validates(run_cli, tmp_path):
 def test_the_macro_reads_the_index(tmp_path):
     macro = (Path(__file__).parent.parent / "docs" / "foundry-import.js").read_text()
     assert "delve-foundry.json" in macro and "keepId" in macro
+
+
+def test_an_encounter_without_a_stat_block_is_escaped_text(builtin_tables):
+    """A hand-edited document may name a monster its bestiary lacks: its name is plain,
+    escaped text in the roll table, never markup."""
+    from generator.export.foundry.rolltable import site_encounters
+    from generator.render.context import system_for
+
+    site = generate_site(builtin_tables, Rng("unlisted"))
+    site.encounters[0].name = "<img src=x onerror=alert(1)>"
+    site.encounters[0].count = "1"
+    table = site_encounters(site, system_for(site), "E" * 16, {})
+    validate("RollTable", table)
+    first = table["results"][0]["description"]
+    assert "<img" not in first and "&lt;img src=x" in first
