@@ -96,6 +96,11 @@ def test_site_journal_has_a_page_per_room_and_stat_block(site_docs, builtin_tabl
         assert monster.name in names
     assert all(p["type"] == "text" and p["text"]["format"] == 1 for p in journal["pages"])
     check_links(docs)
+    # The overview holds the history and the random encounters (and links the stat blocks).
+    overview = journal["pages"][0]["text"]["content"]
+    assert ">History<" in overview and site.history_text.split()[1] in overview
+    for e in site.encounters:
+        assert e.doing.split()[-1] in overview, e
     # Exits link to the pages of the rooms they lead to.
     pages = {p["_id"]: p for p in journal["pages"]}
     room3 = next(p for p in journal["pages"] if p["name"].startswith("3. "))
@@ -174,6 +179,16 @@ def test_region_exports_journal_tables_scene_and_every_site(region_docs):
     assert any(re.match(r"^\d{4} ", n) for n in kinds)  # hex pages
     sites = journals.get("site", [])
     assert sites, "every site hex has its journal"
+    # A scene for the region and one for every level of every site hex (levels 1 to N).
+    levels: dict[str, set[int]] = {}
+    for sc in docs["Scene"]:
+        if sc["flags"]["delve"]["kind"] == "site-level":
+            levels.setdefault(sc["flags"]["delve"]["seed"], set()).add(
+                sc["flags"]["delve"]["level"]
+            )
+    assert sorted(levels) == sorted(j["flags"]["delve"]["seed"] for j in sites)
+    assert all(got == set(range(1, max(got) + 1)) for got in levels.values())
+    assert len(docs["Scene"]) == 1 + sum(len(v) for v in levels.values())
     biome_tables = [
         t for t in docs["RollTable"] if t["flags"]["delve"]["kind"] == "region-encounters"
     ]
@@ -275,7 +290,7 @@ def test_level_scene_walls_doors_lights_and_notes_in_pixels(builtin_tables):
     assert {n["pageId"] for n in doc["notes"]} == {pages[r.id] for r in site.rooms if r.level == 1}
 
 
-def test_site_scenes_from_the_plan(run_cli, tmp_path):
+def test_site_scenes_from_the_plan(run_cli, tmp_path, builtin_tables):
     from PIL import Image
 
     folder = export(run_cli, tmp_path, "site", "--seed", "harrowdeep", "--rooms", "12")
@@ -290,6 +305,21 @@ def test_site_scenes_from_the_plan(run_cli, tmp_path):
             assert all(0 <= v <= max(scene["width"], scene["height"]) for v in wall["c"])
         assert scene["notes"]
     check_links(docs)
+    # Lights only where a room has a light source; a note on every room; doors as Foundry's
+    # (a stuck or locked door shut and locked, a hidden door secret).
+    from generator.plan.lights import source
+
+    site = generate_site(builtin_tables, Rng("harrowdeep@rooms=12"), rooms=12)
+    for scene in docs["Scene"]:
+        level = scene["flags"]["delve"]["level"]
+        here = [r for r in site.rooms if r.level == level]
+        assert len(scene["lights"]) == sum(source(r.light) is not None for r in here)
+        assert len(scene["notes"]) == len(here)
+        kinds = {(w["door"], w["ds"]) for w in scene["walls"] if w["door"]}
+        assert kinds <= {(1, 2), (2, 0)}
+        obstacles = {c.obstacle for c in site.connections if site.room(c.from_room).level == level}
+        assert ((1, 2) in kinds) == ("locked_door" in obstacles)
+        assert ((2, 0) in kinds) == ("hidden_door" in obstacles)
 
 
 def test_tables_export_all_validates(run_cli, tmp_path):

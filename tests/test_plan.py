@@ -105,18 +105,56 @@ def check_plan_properties(site: Site) -> None:
             assert c.path == []
             assert c.at == c.to_at
             assert c.at in _floor(rooms[c.from_room]) and c.to_at in _floor(rooms[c.to_room])
-    # The way in runs from the entrance's wall to beyond everything else on its level.
+    # The way in runs from the entrance's wall to beyond everything else on its level, so its
+    # arrow comes from outside the plan; it crosses a corridor only where it must, straight
+    # over at a crossroads, and never enters another room.
     entrance = next(r for r in site.rooms if r.entrance)
     way = entrance.entry
     assert way and abs(way[0][0] - entrance.x - entrance.w / 2 + 0.5) <= entrance.w / 2 + 0.5
     for p, q in zip(way, way[1:], strict=False):
         assert abs(p[0] - q[0]) + abs(p[1] - q[1]) == 1
+    first = by_level[entrance.level]
+    inside = {(r.x + i, r.y + j) for r in first for i in range(r.w) for j in range(r.h)}
+    corridors = {
+        sq for c in site.connections if not c.levels and rooms[c.from_room].level == 1
+        for sq in c.path
+    }  # fmt: skip
+    assert not set(way) & inside
+    assert sum(1 for sq in way[:1] + way[-1:] if sq in corridors) == 0
+    for k in range(1, len(way) - 1):
+        if way[k] in corridors:
+            (px, py), (x, y), (nx, ny) = way[k - 1], way[k], way[k + 1]
+            assert px + nx == 2 * x and py + ny == 2 * y, way  # straight over
+            assert (px, py) not in corridors and (nx, ny) not in corridors, way
+    everything = inside | corridors | set(way)
+    xs, ys = [x for x, _ in everything], [y for _, y in everything]
+    end = way[-1]
+    if len(way) > 1:
+        step = (end[0] - way[-2][0], end[1] - way[-2][1])
+    else:  # one square: it runs straight out of the wall it leaves
+        cx = min(max(end[0], entrance.x), entrance.x + entrance.w - 1)
+        cy = min(max(end[1], entrance.y), entrance.y + entrance.h - 1)
+        step = (end[0] - cx, end[1] - cy)
+    x, y = end
+    while min(xs) <= x <= max(xs) and min(ys) <= y <= max(ys):
+        x, y = x + step[0], y + step[1]
+        assert (x, y) not in inside | corridors, ("the way in runs into the plan", way)
 
 
 @given(seed=SEEDS, level=st.integers(1, 10), rooms=st.sampled_from(ROOM_COUNTS))
 @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 def test_plans_keep_every_rule(builtin_tables, seed, level, rooms):
     check_plan_properties(generate_site(builtin_tables, Rng(seed), level=level, rooms=rooms))
+
+
+@pytest.mark.parametrize(
+    "seed, rooms", [("ent181", 12), ("ent1248", 6), ("col294", 6), ("ent313", 12)]
+)
+def test_an_entrance_its_own_corridors_wall_in_still_has_a_way_in(builtin_tables, seed, rooms):
+    """Layouts whose loops wall the entrance room in (two very long corridors from it, or a
+    ring that closes round it): another layout is tried, and at the last the way in crosses a
+    corridor at a crossroads. It never starts inside the ring with its arrow in another room."""
+    check_plan_properties(generate_site(builtin_tables, Rng(seed), rooms=rooms))
 
 
 @pytest.mark.parametrize("rooms", ROOM_COUNTS)

@@ -29,6 +29,7 @@ ENTRY_LENGTH = 2  # squares of passage from the entrance to the outside
 GRID_GAP = 4  # rock between rooms laid out in rows (anything that is not a ring)
 MAX_EXTENT = 38  # squares a level may span (40 with the way in): an A5 page still holds it
 RETRIES = 3  # fresh rolls of a ring's layout before placing it room by room
+ENTRY_TRIES = 8  # layouts of the top level tried for one that leaves the entrance a way out
 FREE_TRIES = 24  # room-by-room placements tried before falling back to rows
 
 
@@ -93,7 +94,7 @@ def plan_site(site: Site, rng: Rng) -> None:
     for depth in levels:
         lrng = rng.child(f"level/{depth}")
         rooms = [r for r in site.rooms if r.level == depth]
-        boxes = {r.id: _box(r, lrng) for r in rooms}
+        ids = {r.id for r in rooms}
         conns = [
             (i, c)
             for i, c in enumerate(site.connections)
@@ -105,16 +106,28 @@ def plan_site(site: Site, rng: Rng) -> None:
         # (clear of doorways and other ways), and the room it reaches here must hold it.
         links = []
         for i, c in enumerate(site.connections):
-            if not c.levels or (c.from_room in boxes) == (c.to_room in boxes):
+            if not c.levels or (c.from_room in ids) == (c.to_room in ids):
                 continue
-            here, there = (
-                (c.to_room, c.from_room) if c.to_room in boxes else (c.from_room, c.to_room)
-            )
+            here, there = (c.to_room, c.from_room) if c.to_room in ids else (c.from_room, c.to_room)
             if there in placed:
                 links.append((i, c, here, there))
         pins = [Pin(here, placed[there]) for _, _, here, there in links]
         taken_above = [taken.get(rooms_by_id[there].level, set()) for _, _, _, there in links]
-        plan = _plan_level(boxes, conns, pins, lrng, taken_above)
+        # The top level must leave its entrance a way out to beyond the plan, so the way in
+        # comes from outside: a layout that walls it in is rolled again from a stream of its
+        # own (a few in a hundred), and the first is kept if none does better.
+        tries = ENTRY_TRIES if depth == levels[0] else 1
+        first: tuple[LevelPlan, tuple[list[Cell], bool] | None] | None = None
+        for attempt in range(tries):
+            stream = lrng if attempt == 0 else lrng.child(f"entry/{attempt}")
+            boxes = {r.id: _box(r, stream) for r in rooms}
+            plan = _plan_level(boxes, conns, pins, stream, taken_above)
+            way = _way_in(rooms, plan) if depth == levels[0] else None
+            first = first or (plan, way)
+            if way is None or way[1]:
+                break
+        else:
+            plan, way = first  # nothing better: the first layout, with its winding way in
         placed.update(plan.boxes)
         for i, route in plan.routes.items():
             c = site.connections[i]
@@ -129,8 +142,8 @@ def plan_site(site: Site, rng: Rng) -> None:
             taken[level].add(square)
             c.path, c.door = [], None
             c.at = c.to_at = square
-        if depth == levels[0]:
-            _entrance(rooms, plan)
+        if way is not None:
+            _entrance(rooms, plan, way[0])
             doorways[depth] = _doorways(plan)
     for r in site.rooms:
         box = placed[r.id]
@@ -432,12 +445,13 @@ def _middle(box: Box) -> Cell:
     return (box.x + x, box.y + y)
 
 
-def _entrance(rooms: list[Room], plan: LevelPlan) -> None:
+def _way_in(rooms: list[Room], plan: LevelPlan) -> tuple[list[Cell], bool] | None:
     """The way in from outside: a short passage from the entrance room's wall that faces away
-    from the rest of the level, where nothing else is drawn."""
+    from the rest of the level, where nothing else is drawn, and whether it runs clear to
+    beyond everything (None: no entrance, or no way out at all)."""
     room = next((r for r in rooms if r.entrance), None)
     if room is None:
-        return
+        return None
     box = plan.boxes[room.id]
     occ = plan.occupancy or Occupancy(plan.boxes.values())
     others = [b for b in plan.boxes.values() if b.id != box.id]
@@ -494,14 +508,23 @@ def _entrance(rooms: list[Room], plan: LevelPlan) -> None:
         if best is not None:
             break
     if best is None or not best[0][0]:
-        # No wall faces out: a passage winds out from the room to beyond the plan.
-        winding = search_out(box, occ, (x0, y0, x1, y1))
-        if winding is not None:
-            best = ((True, True, 0, 0.0), winding)
-    if best is not None:
-        room.entry = best[1]
-        plan.entry[room.id] = best[1]
-        occ.add_path(best[1])
+        # No wall faces out: a passage winds out from the room to beyond the plan; where the
+        # room's own corridors wall it in, at the last it crosses one at a crossroads.
+        for cross in (False, True):
+            winding = search_out(box, occ, (x0, y0, x1, y1), cross)
+            if winding is not None:
+                return winding, not cross
+    if best is None:
+        return None
+    return best[1], best[0][0]
+
+
+def _entrance(rooms: list[Room], plan: LevelPlan, passage: list[Cell]) -> None:
+    """Store the way in on the entrance room and the level's plan."""
+    room = next(r for r in rooms if r.entrance)
+    room.entry = passage
+    plan.entry[room.id] = passage
+    (plan.occupancy or Occupancy(plan.boxes.values())).add_path(passage)
 
 
 def fill_routes(site: Site, rng: Rng) -> None:
