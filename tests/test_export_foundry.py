@@ -50,8 +50,49 @@ def validate_folder(folder: Path) -> dict[str, list[dict]]:
         doc = json.loads((folder / entry["file"]).read_text())
         validate(entry["type"], doc)
         assert doc["_id"] == entry["_id"]
+        check_beyond_schema(entry["type"], doc)
         out.setdefault(entry["type"], []).append(doc)
     return out
+
+
+def check_beyond_schema(kind: str, doc: dict) -> None:
+    """What Foundry 13 validates that JSON Schema cannot say: a result's range ascends
+    (TableResult), a light's darkness.min is at most its max (LightData), ids are unique
+    within their collection."""
+    if kind == "RollTable":
+        assert all(low <= high for low, high in (r["range"] for r in doc["results"])), doc["name"]
+        ids = [r["_id"] for r in doc["results"]]
+    elif kind == "Scene":
+        for lamp in doc["lights"]:
+            dark = lamp["config"].get("darkness", {})
+            assert dark.get("min", 0) <= dark.get("max", 1)
+        ids = [x["_id"] for key in ("walls", "lights", "notes") for x in doc[key]]
+    else:
+        ids = [p["_id"] for p in doc["pages"]]
+    assert len(ids) == len(set(ids)), f"{kind} {doc['name']}: an id twice"
+
+
+@pytest.mark.parametrize(
+    "kind, doc",
+    [
+        ("Wall", {"_id": "A" * 16, "c": [0, 0, 1, 1], "door": 3}),  # no such door type
+        ("Wall", {"_id": "A" * 16, "c": [0, 0, 1.5, 1]}),  # pixels are integers
+        ("Scene", {"_id": "A" * 16, "name": "x", "grid": {"type": 6}}),  # no such grid
+        ("Scene", {"_id": "A" * 16, "name": "x", "grid": {"size": 10}}),  # under 20 pixels
+        (
+            "TableResult",
+            {"_id": "A" * 16, "type": "text", "text": "v12", "range": [1, 1], "weight": 1},
+        ),  # fmt: skip
+        ("TableResult", {"_id": "A" * 16, "type": "pack", "range": [1, 1], "weight": 1}),
+        (
+            "JournalEntryPage",
+            {"_id": "A" * 16, "name": "x", "type": "text", "text": {"content": "", "format": 0}},
+        ),  # fmt: skip
+        ("Note", {"_id": "A" * 16, "x": 0, "y": 0, "iconSize": 16}),  # Foundry's least is 32
+    ],
+)
+def test_the_schema_refuses_what_foundry_13_refuses(kind, doc):
+    assert list(validator(kind).iter_errors(doc)), (kind, doc)
 
 
 def uuid_links(html: str) -> list[tuple[str, str]]:
