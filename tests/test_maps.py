@@ -220,6 +220,20 @@ def _flood(start, inside, near) -> None:
 def test_uvtt_walls_enclose_every_room_and_corridor(site, uvtt):
     """Walk out from the middle of each room and corridor in quarter squares: walls, portals
     and open doorways must stop every step before it leaves the room or the corridor."""
+    _check_enclosed(site, uvtt)
+
+
+@pytest.mark.parametrize("seed, rooms", [("ent181", 12), ("octagon/27", 6), ("round/7", 18)])
+def test_uvtt_walls_enclose_shaped_rooms_and_a_crossroads(builtin_tables, seed, rooms):
+    """The same walk for sites with caves, round rooms and octagons, and one whose way in
+    crosses a corridor at a crossroads (ent181)."""
+    s = generate_site(builtin_tables, Rng(seed), rooms=rooms)
+    with site_map.using(site_map.MapOptions(ppg=20)):
+        docs = [json.loads(page) for page in render(s, "uvtt")]
+    _check_enclosed(s, docs)
+
+
+def _check_enclosed(site, uvtt) -> None:
     for depth, doc in enumerate(uvtt, start=1):
         origin = level_geometry(site, depth).origin
         barriers = []
@@ -256,10 +270,27 @@ def test_uvtt_walls_enclose_every_room_and_corridor(site, uvtt):
                 lambda p, b=box: b[0] < p[0] < b[2] and b[1] < p[1] < b[3],
                 near(x0, y0, x1, y1),
             )
-        for c in site.connections:
-            if c.levels or not c.path or site.room(c.from_room).level != depth:
-                continue
-            cells = {(x - origin[0], y - origin[1]) for x, y in c.path}
+        paths = [
+            c.path
+            for c in site.connections
+            if not c.levels and c.path and site.room(c.from_room).level == depth
+        ]
+        way = [tuple(p) for r in site.rooms if r.level == depth for p in r.entry]
+        if len(way) > 1:
+            # The way in is open to the outside at its far end: close it for the walk.
+            (ax, ay), (bx, by) = way[-2], way[-1]
+            ox, oy = origin
+            end = (bx - ox + (bx - ax) * 0.5 + 0.5, by - oy + (by - ay) * 0.5 + 0.5)
+            half = (abs(by - ay) * 0.5, abs(bx - ax) * 0.5)
+            barriers.append(
+                ((end[0] - half[0], end[1] - half[1]), (end[0] + half[0], end[1] + half[1]))
+            )
+        # A corridor the way in crosses is open to it there (a crossroads): walk them as one.
+        crossed = [p for p in paths if set(map(tuple, p)) & set(way)]
+        joined = {tuple(q) for p in crossed for q in p} | set(way)
+        for path in paths:
+            squares = joined if path in crossed else {tuple(q) for q in path}
+            cells = {(x - origin[0], y - origin[1]) for x, y in squares}
             xs, ys = [x for x, _ in cells], [y for _, y in cells]
             mid = sorted(cells)[len(cells) // 2]
             start = (mid[0] + 0.375, mid[1] + 0.375)
