@@ -61,6 +61,14 @@ def grow(box: Box, pad: float) -> Box:
     return (box[0] - pad, box[1] - pad, box[2] + pad, box[3] + pad)
 
 
+def _apart(box: Box, square_box: tuple[int, int, int, int]) -> float:
+    """How far a box lies from a room's box (x, y, w, h), in squares (0 where they meet)."""
+    x, y, w, h = square_box
+    dx = max(x - box[2], box[0] - x - w, 0.0)
+    dy = max(y - box[3], box[1] - y - h, 0.0)
+    return math.hypot(dx, dy)
+
+
 class SquareCount:
     """How many of a set of squares lie under a box, in constant time (prefix sums over a
     window of the plan; squares outside the window count as none)."""
@@ -233,6 +241,7 @@ def stair_label(
     x, y = stair.cell
     room = next((r for r in geo.rooms if r.id == stair.room), None)
     inner = set(room.inner) if room is not None else set()
+    others = [r for r in geo.rooms if r is not room]
     cell = (float(x), float(y), x + 1.0, y + 1.0)
 
     def box_at(left: float, mid: float) -> Box:
@@ -287,7 +296,12 @@ def stair_label(
             if mine == squares:
                 score = d
             elif on_floor.under(grow(box, ROCK_PAD))[0] == 0:
+                # On the rock, and nearer its own room than any other, so it reads as its own.
                 score = d + ROCK_COST
+                if room is not None and any(
+                    _apart(box, other.box) < _apart(box, room.box) for other in others
+                ):
+                    score += ROCK_COST
             else:
                 continue
             if (best is None or score < best[0]) and near.free(box):
