@@ -388,3 +388,17 @@ def test_an_encounter_without_a_stat_block_is_escaped_text(builtin_tables):
     validate("RollTable", table)
     first = table["results"][0]["description"]
     assert "<img" not in first and "&lt;img src=x" in first
+
+
+def test_render_of_a_saved_site_makes_the_same_foundry_folder(run_cli, tmp_path):
+    """`delve render DOC.json --format foundry` writes what `delve site` writes, byte for byte
+    (the folder name aside, which the scenes' picture paths carry)."""
+    doc = tmp_path / "site.json"
+    assert run_cli("site", "--seed", "again", "--rooms", "12", "-f", "json", "-o", doc).code == 0
+    a = export(run_cli, tmp_path / "a", "render", str(doc))
+    b = export(run_cli, tmp_path / "b", "site", "--seed", "again", "--rooms", "12")
+    files = sorted(p.relative_to(a).as_posix() for p in a.rglob("*") if p.is_file())
+    assert files == sorted(p.relative_to(b).as_posix() for p in b.rglob("*") if p.is_file())
+    for rel in files:
+        assert (a / rel).read_bytes() == (b / rel).read_bytes(), rel
+    validate_folder(a)
