@@ -454,8 +454,8 @@ def test_numbers_marks_and_labels_never_land_on_anything(builtin_tables):
                     gap = max(x - box[2], box[0] - x - 1, y - box[3], box[1] - y - 1)
                     assert gap <= 2 * REACH, (site.seed, depth, what)
                     own = set(rooms[stair.room].inner)
-                    on_floor = all(c in own for c in cells_under(grow(box, 0.1)))
-                    on_rock = not any(c in floor for c in cells_under(grow(box, 0.2)))
+                    on_floor = all(c in own for c in cells_under(grow(box, 0.05)))
+                    on_rock = not any(c in floor for c in cells_under(grow(box, 0.1)))
                     assert on_floor or on_rock, (site.seed, depth, what)
     assert checked > 500
 

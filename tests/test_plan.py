@@ -157,6 +157,27 @@ def test_an_entrance_its_own_corridors_wall_in_still_has_a_way_in(builtin_tables
     check_plan_properties(generate_site(builtin_tables, Rng(seed), rooms=rooms))
 
 
+def test_a_level_no_layout_fits_still_stacks_and_keeps_the_contract(builtin_tables):
+    """A ring that no template and no room-by-room placement fits is laid out in rows (about
+    one 36-room site in 20,000). Its two pinned rooms are placed under theirs first, so both
+    ways down stack; before, the second way stood outside the room it leaves and the document
+    failed its own contract when read back."""
+    site = generate_site(builtin_tables, Rng("hunt22439"), rooms=36, level=10)
+    check_plan(site)
+    rooms = {r.id: r for r in site.rooms}
+    for c in site.connections:
+        if c.levels:
+            assert c.at == c.to_at
+            assert c.at in _floor(rooms[c.from_room]) and c.to_at in _floor(rooms[c.to_room])
+    for level in {r.level for r in site.rooms}:
+        mine = [r for r in site.rooms if r.level == level]
+        for i, a in enumerate(mine):
+            for b in mine[i + 1 :]:
+                assert _boxes_apart(a, b) >= 0, (a.id, b.id)
+    back = from_dict(json.loads(json.dumps(site.to_dict())))
+    assert back.to_dict() == site.to_dict()
+
+
 @pytest.mark.parametrize("rooms", ROOM_COUNTS)
 def test_plans_keep_every_rule_for_every_theme(builtin_tables, rooms):
     from generator.build.site import themes

@@ -29,10 +29,11 @@ from generator.render.map_symbols import mark
 Box = tuple[float, float, float, float]
 
 MARK_R = 0.3  # a mark's half size, squares, at scale 1
-STAIR_PAD = 0.1  # clear floor kept round a stair label inside its room
-ROCK_PAD = 0.3  # ... and clear of any floor (and so of its walls) when it stands on the rock
+STAIR_PAD = 0.08  # clear floor kept round a stair label (its halo included) inside its room
+ROCK_PAD = 0.2  # ... and clear of any floor (and so of its walls) when it stands on the rock
 ROCK_COST = 0.7  # squares of distance a label on the rock is worth less than one in its room
 REACH = 3.0  # squares from its symbol a stair label may stand
+HALO = 0.12  # the white outline round a stair label's letters, squares
 
 
 def overlap(a: Box, b: Box) -> bool:
@@ -245,7 +246,8 @@ def stair_label(
     cell = (float(x), float(y), x + 1.0, y + 1.0)
 
     def box_at(left: float, mid: float) -> Box:
-        return (left - 0.05, mid - size * 0.5, left + tw + 0.05, mid + size * 0.4)
+        # The letters and the white halo round them, which would erase what it covers.
+        return (left - HALO, mid - size * 0.5 - HALO, left + tw + HALO, mid + size * 0.4 + HALO)
 
     def gap(box: Box) -> float:
         dx = max(cell[0] - box[2], box[0] - cell[2], 0.0)
@@ -310,8 +312,8 @@ def stair_label(
     # Nowhere clear (never seen): beside the symbol, over whatever is there.
     box = best[1] if best is not None else box_at(x + 1.1, y + 0.5)
     placed.put(f"stair-label/{stair.connection}", box)
-    left, mid = box[0] + 0.05, (box[1] + box[3]) / 2 + size * 0.05
-    return [Text((left, mid + size * 0.3), text, size, False, "start", halo=0.14, italic=True)]
+    left, mid = box[0] + HALO, (box[1] + box[3]) / 2 + size * 0.05
+    return [Text((left, mid + size * 0.3), text, size, False, "start", halo=HALO, italic=True)]
 
 
 # --------------------------------------------------------------------------- the way in
