@@ -33,6 +33,7 @@ RETRIES = 3  # fresh rolls of a ring's layout before placing it room by room
 ENTRY_TRIES = 8  # layouts of the top level tried for one that leaves the entrance a way out
 FREE_TRIES = 24  # room-by-room placements tried before falling back to rows
 PIN_BUDGET = 20_000  # places tried for the pinned rooms of a level laid out in rows
+RESTACKS = 6  # fresh layouts of the level above tried for a ring its pins leave no room
 
 
 class Routed:
@@ -48,7 +49,7 @@ class LevelPlan:
     """A planned level: its boxes, routes by connection index, what is drawn (occupancy), the
     pins it honoured, whether it stacks under the level above, and the way in by room."""
 
-    __slots__ = ("boxes", "routes", "occupancy", "pins", "stacked", "entry")
+    __slots__ = ("boxes", "routes", "occupancy", "pins", "stacked", "entry", "fallback")
 
     def __init__(
         self,
@@ -62,6 +63,7 @@ class LevelPlan:
         self.pins = pins or []
         self.stacked = True
         self.entry: dict[int, list[Cell]] = {}
+        self.fallback = False  # a ring of six that only rows would hold
 
 
 def compact(boxes: dict[int, Box], paths: list[list[Cell]]) -> bool:
@@ -93,8 +95,40 @@ def plan_site(site: Site, rng: Rng) -> None:
     taken: dict[int, set[Cell]] = {}  # level -> squares holding a way between levels
     doorways: dict[int, set[Cell]] = {}  # level -> room squares just inside a doorway
     rooms_by_id = {r.id: r for r in site.rooms}
-    for depth in levels:
+
+    def snapshot() -> tuple:  # type: ignore[type-arg]
+        return (
+            dict(placed),
+            {k: set(v) for k, v in taken.items()},
+            {k: set(v) for k, v in doorways.items()},
+            [(c.path, c.door, c.at, c.to_at) for c in site.connections],
+            [r.entry for r in site.rooms],
+        )
+
+    def restore(state: tuple) -> None:  # type: ignore[type-arg]
+        placed.clear()
+        placed.update(state[0])
+        taken.clear()
+        taken.update(state[1])
+        doorways.clear()
+        doorways.update(state[2])
+        for c, (path, door, at, to_at) in zip(site.connections, state[3], strict=True):
+            c.path, c.door, c.at, c.to_at = path, door, at, to_at
+        for r, entry in zip(site.rooms, state[4], strict=True):
+            r.entry = entry
+
+    # A ring of six whose pinned rooms no layout can put under theirs (about one site in
+    # 5,000) sends the planner back up a level: the level above is laid out again from a
+    # stream of its own, which moves the rooms the ring must lie under.
+    snaps: dict[int, tuple] = {}  # type: ignore[type-arg]
+    restacks: dict[int, int] = {}
+    index = 0
+    while index < len(levels):
+        depth = levels[index]
+        snaps[index] = snapshot()
         lrng = rng.child(f"level/{depth}")
+        if restacks.get(index):
+            lrng = lrng.child(f"restack/{restacks[index]}")
         rooms = [r for r in site.rooms if r.level == depth]
         ids = {r.id for r in rooms}
         conns = [
@@ -153,6 +187,12 @@ def plan_site(site: Site, rng: Rng) -> None:
         if way is not None:
             _entrance(rooms, plan, way[0])
             doorways[depth] = _doorways(plan)
+        if plan.fallback and index > 0 and restacks.get(index - 1, 0) < RESTACKS:
+            restore(snaps[index - 1])
+            restacks[index - 1] = restacks.get(index - 1, 0) + 1
+            index -= 1
+            continue
+        index += 1
     for r in site.rooms:
         box = placed[r.id]
         r.x, r.y, r.w, r.h, r.shape = box.x, box.y, box.w, box.h, box.shape
@@ -264,6 +304,7 @@ def _plan_level(
             return placed
     plan = _plan_rows(boxes, conns, pins, rng)
     plan.pins = pins
+    plan.fallback = ring is not None
     plan.stacked = all(stair_cells(p.above, boxes[p.room], set()) for p in pins)
     return plan
 
