@@ -177,13 +177,13 @@ def test_rows_put_every_pinned_room_under_its_room_above():
     from generator.model.site import Connection
     from generator.plan.boxes import Box
     from generator.plan.layout import Pin, stair_cells
-    from generator.plan.planner import _plan_rows
+    from generator.plan.rows import plan_rows
 
     above = [Box(101, 3, 3, x=0, y=0), Box(102, 2, 2, x=4, y=1)]  # side by side, one apart
     boxes = {k: Box(k, w, h) for k, (w, h) in enumerate([(6, 4), (3, 3), (4, 2), (2, 3), (5, 5)])}
     conns = [(k, Connection(k, (k + 1) % 5, "none", "A passage.", "")) for k in range(5)]
     pins = [Pin(0, above[0]), Pin(4, above[1])]
-    plan = _plan_rows(boxes, conns, pins, R("rows"))
+    plan = plan_rows(boxes, conns, pins, R("rows"))
     for pin in pins:
         assert stair_cells(pin.above, plan.boxes[pin.room], set()), pin.room
     placed = list(plan.boxes.values())

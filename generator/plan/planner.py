@@ -2,8 +2,10 @@
 
 Levels are planned top down. A level's ring of six is laid out by a template (layout.py), its
 ways routed (route.py); the ways down from it pin the rooms they reach on the next level, so a
-staircase arrives on the square under the one it leaves. Anything that is not a ring of six (a
-hand-edited document) is laid out in rows and every way found by search.
+staircase arrives on the square under the one it leaves; a ring its pins leave no room for
+sends the planner back up to lay the level above out again. Anything that is not a ring of six
+(a hand-edited document) is laid out in rows (rows.py), every way found by search. The top
+level's way in comes from outside the plan (entrance.py).
 
 The plan depends only on the rooms' sizes and shapes, the graph and the connections' kinds,
 drawn from the site's own stream (``<seed>/plan``): a change to a room's contents never moves
@@ -12,58 +14,24 @@ it.
 
 from __future__ import annotations
 
-import math
 import statistics
 
 from generator.engine.rng import Rng
 from generator.errors import DocumentError
 from generator.model.site import Connection, Room, Site
 from generator.plan import shapes
-from generator.plan.boxes import OPPOSITE, STEP, Box, Cell, side_towards
-from generator.plan.free import long_path
+from generator.plan.boxes import STEP, Box, Cell
+from generator.plan.entrance import store_entrance, way_in
 from generator.plan.layout import RING, Design, Link, Pin, inner_cells, layout_ring, stair_cells
-from generator.plan.route import Occupancy, designed, loop, search, search_out
+from generator.plan.level import LONG_FACTOR, LONG_MIN, LevelPlan, routed
+from generator.plan.route import Occupancy, designed, loop, search
+from generator.plan.rows import plan_rows
 
-LONG_MIN = 8  # a very long corridor is at least this many squares...
-LONG_FACTOR = 2  # ... and at least twice the median of the level's other corridors
-ENTRY_LENGTH = 2  # squares of passage from the entrance to the outside
-GRID_GAP = 4  # rock between rooms laid out in rows (anything that is not a ring)
 MAX_EXTENT = 38  # squares a level may span (40 with the way in): an A5 page still holds it
 RETRIES = 3  # fresh rolls of a ring's layout before placing it room by room
 ENTRY_TRIES = 8  # layouts of the top level tried for one that leaves the entrance a way out
 FREE_TRIES = 24  # room-by-room placements tried before falling back to rows
-PIN_BUDGET = 20_000  # places tried for the pinned rooms of a level laid out in rows
 RESTACKS = 6  # fresh layouts of the level above tried for a ring its pins leave no room
-
-
-class Routed:
-    """A corridor's squares and the doorway its obstacle stands in."""
-
-    __slots__ = ("path", "door")
-
-    def __init__(self, path: list[Cell], door: tuple[int, int, str]) -> None:
-        self.path, self.door = path, door
-
-
-class LevelPlan:
-    """A planned level: its boxes, routes by connection index, what is drawn (occupancy), the
-    pins it honoured, whether it stacks under the level above, and the way in by room."""
-
-    __slots__ = ("boxes", "routes", "occupancy", "pins", "stacked", "entry", "fallback")
-
-    def __init__(
-        self,
-        boxes: dict[int, Box],
-        occupancy: Occupancy | None = None,
-        pins: list[Pin] | None = None,
-    ) -> None:
-        self.boxes = boxes
-        self.routes: dict[int, Routed] = {}
-        self.occupancy = occupancy
-        self.pins = pins or []
-        self.stacked = True
-        self.entry: dict[int, list[Cell]] = {}
-        self.fallback = False  # a ring of six that only rows would hold
 
 
 def compact(boxes: dict[int, Box], paths: list[list[Cell]]) -> bool:
@@ -158,7 +126,7 @@ def plan_site(site: Site, rng: Rng) -> None:
             stream = lrng if attempt == 0 else lrng.child(f"entry/{attempt}")
             boxes = {r.id: _box(r, stream) for r in rooms}
             plan = _plan_level(boxes, conns, pins, stream, taken_above)
-            way = _way_in(rooms, plan) if depth == levels[0] else None
+            way = way_in(rooms, plan) if depth == levels[0] else None
             first = first or (plan, way)
             if way is None or way[1]:
                 break
@@ -185,7 +153,7 @@ def plan_site(site: Site, rng: Rng) -> None:
             taken[level].add(square)
             c.at = c.to_at = square
         if way is not None:
-            _entrance(rooms, plan, way[0])
+            store_entrance(rooms, plan, way[0])
             doorways[depth] = _doorways(plan)
         if plan.fallback and index > 0 and restacks.get(index - 1, 0) < RESTACKS:
             restore(snaps[index - 1])
@@ -302,7 +270,7 @@ def _plan_level(
         placed = _plan_free(ordered, kinds, ring_conns, pins, rng.child("free"), taken_above)
         if placed is not None:
             return placed
-    plan = _plan_rows(boxes, conns, pins, rng)
+    plan = plan_rows(boxes, conns, pins, rng)
     plan.pins = pins
     plan.fallback = ring is not None
     plan.stacked = all(stair_cells(p.above, boxes[p.room], set()) for p in pins)
@@ -337,7 +305,7 @@ def _plan_free(
         for k, path in paths.items():
             a, b = ordered[k].id, ordered[(k + 1) % len(ordered)].id
             index, conn = ring_conns[k]
-            plan.routes[index] = _routed(path, a, b, boxes, conn, rng)
+            plan.routes[index] = routed(path, a, b, boxes, conn, rng)
             occ.add_path(path)
             (longs if conn.obstacle == "long_corridor" else lengths).append(len(path))
         if long_ok(lengths, longs) and compact(boxes, list(paths.values())):
@@ -361,7 +329,7 @@ def _route_design(
         if path is not None and (not path or occ.clear(path, link.a, link.b)):
             hint = (*boxes[link.a].door_cell(link.exit, link.da), link.exit)
             conn = ring_conns[link.index][1]
-            plan.routes[link.index] = _routed(path, link.a, link.b, boxes, conn, rng, hint)
+            plan.routes[link.index] = routed(path, link.a, link.b, boxes, conn, rng, hint)
             occ.add_path(path)
         else:
             pending.append(link)
@@ -370,7 +338,7 @@ def _route_design(
         if path is None:
             return None
         conn = ring_conns[link.index][1]
-        plan.routes[link.index] = _routed(path, link.a, link.b, boxes, conn, rng)
+        plan.routes[link.index] = routed(path, link.a, link.b, boxes, conn, rng)
         occ.add_path(path)
     others = [len(r.path) for r in plan.routes.values() if r.path]
     floor = max(LONG_MIN, LONG_FACTOR * statistics.median(others)) if others else LONG_MIN
@@ -379,7 +347,7 @@ def _route_design(
         if path is None:
             return None
         conn = ring_conns[link.index][1]
-        plan.routes[link.index] = _routed(path, link.a, link.b, boxes, conn, rng)
+        plan.routes[link.index] = routed(path, link.a, link.b, boxes, conn, rng)
         occ.add_path(path)
     lengths, longs = [], []
     for k, r in plan.routes.items():
@@ -389,149 +357,6 @@ def _route_design(
     # Re-key by the site's connection index.
     plan.routes = {ring_conns[k][0]: r for k, r in plan.routes.items()}
     return plan
-
-
-def _routed(
-    path: list[Cell],
-    a: int,
-    b: int,
-    boxes: dict[int, Box],
-    conn: Connection,
-    rng: Rng,
-    shared: tuple[int, int, str] | None = None,
-) -> Routed:
-    """A route from room a to room b, turned to run from the connection's `from` room, with
-    the doorway its obstacle stands in (a door at one end, chosen by the plan's stream; for a
-    door in a shared wall, `shared` when the layout chose it)."""
-    if conn.from_room != a:
-        a, b = b, a
-        path = path[::-1]
-    frm, to = boxes[a], boxes[b]
-    if not path and shared is not None:
-        return Routed([], shared)
-    if not path:
-        # A shared wall: the door is in `from`'s wall, facing the `to` room.
-        for side in "nesw":
-            for off in frm.doors(side):
-                if to.contains(frm.outside(side, off)):
-                    x, y = frm.door_cell(side, off)
-                    if _door_ok(to, frm.outside(side, off), OPPOSITE[side]):
-                        return Routed([], (x, y, side))
-        raise AssertionError("touching rooms without a doorway")  # the layout prevents it
-    at_to = rng.chance(0.5)
-    box, cell = (to, path[-1]) if at_to else (frm, path[0])
-    side, off = side_towards(box, cell)  # type: ignore[misc]
-    x, y = box.door_cell(side, off)
-    return Routed(path, (x, y, side))
-
-
-def _door_ok(box: Box, cell: Cell, side: str) -> bool:
-    got = side_towards(box, (cell[0] + STEP[side][0], cell[1] + STEP[side][1]))
-    return got is not None and got[1] in box.doors(got[0])
-
-
-def _plan_rows(
-    boxes: dict[int, Box], conns: list[tuple[int, Connection]], pins: list[Pin], rng: Rng
-) -> LevelPlan:
-    """Any level that is not a ring of six, or a ring no layout fits: rooms in rows, every way
-    found by search. Rooms that must lie under a room of the level above are placed first,
-    each so a square of its floor lies under a square of that room's, and the rest in rows
-    below them."""
-    fixed = _place_pinned(boxes, pins)
-    order = [k for k in sorted(boxes) if k not in fixed]
-    per_row = max(1, math.ceil(math.sqrt(len(order)))) if order else 1
-    x0 = min((b.x for b in fixed.values()), default=0)
-    y = max((b.y + b.h + GRID_GAP for b in fixed.values()), default=0)
-    for start in range(0, len(order), per_row):
-        row = [boxes[k] for k in order[start : start + per_row]]
-        x = x0
-        for box in row:
-            box.x, box.y = x, y
-            x += box.w + GRID_GAP
-        y += max(b.h for b in row) + GRID_GAP
-    occ = Occupancy(boxes.values())
-    plan = LevelPlan(boxes, occupancy=occ)
-    # Very long corridors last, so they can be made long enough against the others.
-    for i, c in sorted(conns, key=lambda ic: (ic[1].obstacle == "long_corridor", ic[0])):
-        a, b = boxes[c.from_room], boxes[c.to_room]
-        path = search(a, b, occ)
-        if c.obstacle == "long_corridor":
-            others = [len(r.path) for r in plan.routes.values() if r.path]
-            floor = max(LONG_MIN, LONG_FACTOR * statistics.median(others)) if others else LONG_MIN
-            if path is None or len(path) < floor:
-                path = long_path(a, b, i, boxes, occ, floor, path) or path
-        path = path or search(a, b, occ, allow_cross=True) or []
-        if not path:
-            continue  # walled in by its neighbours: left for the referee to draw
-        plan.routes[i] = _routed(path, a.id, b.id, boxes, c, rng)
-        occ.add_path(path)
-    return plan
-
-
-def _place_pinned(boxes: dict[int, Box], pins: list[Pin]) -> dict[int, Box]:
-    """Place each pinned room so one of its inner squares lies under one of the inner squares
-    of the room above (nearest the middles first), with rock between the pinned rooms: the
-    first combination of places that keeps them all apart (as much as it can of GRID_GAP, at
-    least one square). If none does, the first rooms that can be are placed and the rest left
-    to the rows (their ways then stand mid-room at each end)."""
-    wanted: list[tuple[Box, list[Cell]]] = []
-    for pin in pins:
-        box = boxes[pin.room]
-        if any(box is w for w, _ in wanted):
-            continue
-        above = pin.above
-        ups = sorted(
-            ((above.x + x, above.y + y) for x, y in inner_cells(above) or ((0, 0),)),
-            key=lambda c: (
-                abs(c[0] + 0.5 - above.x - above.w / 2),
-                abs(c[1] + 0.5 - above.y - above.h / 2),
-                c,
-            ),
-        )
-        downs = sorted(
-            inner_cells(box) or ((0, 0),),
-            key=lambda c: (abs(c[0] + 0.5 - box.w / 2), abs(c[1] + 0.5 - box.h / 2), c),
-        )
-        wanted.append((box, [(ux - dx, uy - dy) for ux, uy in ups for dx, dy in downs]))
-    budget = [PIN_BUDGET]
-
-    def combine(k: int, gap: int, chosen: list[tuple[Box, Cell]]) -> list[tuple[Box, Cell]] | None:
-        if k == len(wanted):
-            return chosen
-        box, spots = wanted[k]
-        for spot in spots:
-            budget[0] -= 1
-            if budget[0] < 0:
-                return None
-            if all(_apart(box, spot, other, at) >= gap for other, at in chosen):
-                found = combine(k + 1, gap, [*chosen, (box, spot)])
-                if found is not None:
-                    return found
-        return None
-
-    found = None
-    for gap in range(GRID_GAP, 0, -1):
-        found = combine(0, gap, [])
-        if found is not None:
-            break
-    if found is None:  # no way to place them all: one by one, as many as will go
-        found = []
-        for box, spots in wanted:
-            spot = next(
-                (s for s in spots if all(_apart(box, s, o, at) >= 1 for o, at in found)), None
-            )
-            if spot is not None:
-                found.append((box, spot))
-    for box, (x, y) in found:
-        box.x, box.y = x, y
-    return {box.id: box for box, _ in found}
-
-
-def _apart(box: Box, at: Cell, other: Box, other_at: Cell) -> int:
-    """Squares of rock between `box` placed at `at` and `other` at `other_at` (negative: they
-    overlap)."""
-    (x, y), (ox, oy) = at, other_at
-    return max(ox - x - box.w, x - ox - other.w, oy - y - box.h, y - oy - other.h)
 
 
 def _stair_square(upper: Box, lower: Box, used: set[Cell], doorways: set[Cell]) -> Cell | None:
@@ -559,88 +384,6 @@ def _middle(box: Box) -> Cell:
     cx, cy = box.w / 2, box.h / 2
     x, y = min(cells, key=lambda c: (abs(c[0] + 0.5 - cx) + abs(c[1] + 0.5 - cy), c))
     return (box.x + x, box.y + y)
-
-
-def _way_in(rooms: list[Room], plan: LevelPlan) -> tuple[list[Cell], bool] | None:
-    """The way in from outside: a short passage from the entrance room's wall that faces away
-    from the rest of the level, where nothing else is drawn, and whether it runs clear to
-    beyond everything (None: no entrance, or no way out at all)."""
-    room = next((r for r in rooms if r.entrance), None)
-    if room is None:
-        return None
-    box = plan.boxes[room.id]
-    occ = plan.occupancy or Occupancy(plan.boxes.values())
-    others = [b for b in plan.boxes.values() if b.id != box.id]
-    mx = sum(b.x + b.w / 2 for b in others) / len(others) if others else box.x
-    my = sum(b.y + b.h / 2 for b in others) / len(others) if others else box.y - 1
-    cx, cy = box.x + box.w / 2, box.y + box.h / 2
-    best: tuple[tuple[bool, bool, int, float], list[Cell]] | None = None
-    x0 = min([b.x for b in plan.boxes.values()] + [c[0] for c in occ.corridor])
-    y0 = min([b.y for b in plan.boxes.values()] + [c[1] for c in occ.corridor])
-    x1 = max([b.x + b.w - 1 for b in plan.boxes.values()] + [c[0] for c in occ.corridor])
-    y1 = max([b.y + b.h - 1 for b in plan.boxes.values()] + [c[1] for c in occ.corridor])
-
-    def fits(passage: list[Cell], tier: int) -> bool:
-        if tier == 0:
-            return occ.clear(passage, box.id, box.id)
-        # Crowded: free squares not side by side with a corridor (corner to corner will do),
-        # or at the last just free squares.
-        return all(
-            occ.free(c)
-            and (
-                tier == 2
-                or not any((c[0] + dx, c[1] + dy) in occ.corridor for dx, dy in STEP.values())
-            )
-            for c in passage
-        )
-
-    for strict in (0, 1, 2):
-        for side in "nesw":
-            sx, sy = STEP[side]
-            outward = sx * (cx - mx) + sy * (cy - my)
-            offs = box.doors(side)
-            middle = (offs[0] + offs[-1]) / 2 if offs else 0
-            for off in sorted(offs, key=lambda o: abs(o - middle)):
-                first = box.outside(side, off)
-                passage = [(first[0] + sx * k, first[1] + sy * k) for k in range(ENTRY_LENGTH)]
-                if not fits(passage, strict):
-                    continue
-                # Best of all, the way out runs clear beyond everything drawn: then the
-                # arrow comes from outside the plan, never from the core of the ring.
-                x, y = passage[-1]
-                ray, escapes = 0, False
-                while True:
-                    x, y = x + sx, y + sy
-                    if not (x0 <= x <= x1 and y0 <= y <= y1):
-                        escapes = True
-                        break
-                    if not occ.free((x, y)) or (x, y) in occ.beside or (x, y) in occ.near:
-                        break
-                    ray += 1
-                score = (escapes, outward > 0, min(ray, 8), outward)
-                if best is None or score > best[0]:
-                    best = (score, passage)
-                break
-        if best is not None:
-            break
-    if best is None or not best[0][0]:
-        # No wall faces out: a passage winds out from the room to beyond the plan; where the
-        # room's own corridors wall it in, at the last it crosses one at a crossroads.
-        for cross in (False, True):
-            winding = search_out(box, occ, (x0, y0, x1, y1), cross)
-            if winding is not None:
-                return winding, not cross
-    if best is None:
-        return None
-    return best[1], best[0][0]
-
-
-def _entrance(rooms: list[Room], plan: LevelPlan, passage: list[Cell]) -> None:
-    """Store the way in on the entrance room and the level's plan."""
-    room = next(r for r in rooms if r.entrance)
-    room.entry = passage
-    plan.entry[room.id] = passage
-    (plan.occupancy or Occupancy(plan.boxes.values())).add_path(passage)
 
 
 def fill_routes(site: Site, rng: Rng) -> None:
@@ -678,7 +421,7 @@ def fill_routes(site: Site, rng: Rng) -> None:
                 f"site.connections[{i}]: no way from room {a.id} to room {b.id} that keeps off "
                 "the other rooms; give it a path"
             )
-        route = _routed(path, a.id, b.id, boxes, c, rng)
+        route = routed(path, a.id, b.id, boxes, c, rng)
         c.path, c.door = route.path, route.door
         occ.add_path(path)
 
