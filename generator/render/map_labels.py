@@ -154,13 +154,18 @@ def _spots(
         return ((p[0] - label[0]) ** 2 + (p[1] - label[1]) ** 2, p)
 
     middles = sorted(((cx + 0.5, cy + 0.5) for cx, cy in cells), key=near)
-    homes = [at for at in [label, *middles] if clear(at)] or [label]
-    if not count:
-        return [], 1.0, homes[0]
+    if clear(label):
+        if not count:
+            return [], 1.0, label
+        homes = [label]
+    else:
+        homes = [at for at in middles if clear(at)] or [label]
+        if not count:
+            return [], 1.0, homes[0]
 
     def spots(at: Point, boxes: list[tuple[Point, Box]]) -> list[Point]:
         taken = number_box(at, text, size)
-        out = [p for p, box in boxes if not overlap(box, taken) and others.free(box)]
+        out = [p for p, box in boxes if not overlap(box, taken)]
         return sorted(out, key=lambda p: ((p[0] - at[0]) ** 2 + (p[1] - at[1]) ** 2, p))
 
     whole = [((cx + 0.5, cy + 0.5), (cx + 0.2, cy + 0.2, cx + 0.8, cy + 0.8)) for cx, cy in cells]
@@ -170,10 +175,14 @@ def _spots(
         for hx in (0.27, 0.73)
     ]
     for boxes, scale in ((whole, 1.0), (halves, 0.65)):
+        boxes = [(p, box) for p, box in boxes if others.free(box)]  # what is placed stays put
         for at in homes:
             found = spots(at, boxes)
             if len(found) >= count:
                 return found[:count], scale, at
+            if at is homes[-1] and homes[0] is label and len(homes) == 1:
+                # The number where the plan put it leaves too little: try the other squares.
+                homes += [m for m in middles if m != label and clear(m)]
     # One square for all: the number in its upper part, the marks side by side below it.
     free = [m for m in middles if others.free((m[0] - 0.4, m[1] - 0.4, m[0] + 0.4, m[1] + 0.4))]
     cx, cy = (free or middles or [label])[0]
@@ -249,11 +258,6 @@ def stair_label(
         # The letters and the white halo round them, which would erase what it covers.
         return (left - HALO, mid - size * 0.5 - HALO, left + tw + HALO, mid + size * 0.4 + HALO)
 
-    def gap(box: Box) -> float:
-        dx = max(cell[0] - box[2], box[0] - cell[2], 0.0)
-        dy = max(cell[1] - box[3], box[1] - cell[3], 0.0)
-        return math.hypot(dx, dy)
-
     w, h = geo.size
     best: tuple[float, Box] | None = None
     # Near first: most labels find their place within a square and a half; the search goes
@@ -278,16 +282,22 @@ def stair_label(
         )
         on_floor, in_room = SquareCount(floor, window), SquareCount(inner, window)
         candidates = []
+        lefts = [x + 1.1 + j * 0.5 for j in range(rows)]  # to the right of the symbol
+        lefts += [x - 0.1 - tw - j * 0.5 for j in range(rows)]  # to its left
+        lefts += [x + 0.5 - tw / 2 + j * 0.5 for j in range(-rows, rows + 1)]  # over, under
+        # How far each left edge lies from the symbol's square, sideways (the gap of a box).
+        across = [(left, max(x - left - tw - HALO, left - HALO - x - 1, 0.0)) for left in lefts]
         for k in range(-rows, rows + 1):
             mid = y + 0.5 + k * 0.5
-            lefts = [x + 1.1 + j * 0.5 for j in range(rows)]  # to the right of the symbol
-            lefts += [x - 0.1 - tw - j * 0.5 for j in range(rows)]  # to its left
-            lefts += [x + 0.5 - tw / 2 + j * 0.5 for j in range(-rows, rows + 1)]  # over, under
-            for left in lefts:
-                box = box_at(left, mid)
-                d = gap(box)
-                if prev < d <= reach and not overlap(box, cell):
-                    candidates.append((d, abs(k), left, box))
+            down = max(y - mid - size * 0.4 - HALO, mid - size * 0.5 - HALO - y - 1, 0.0)
+            if down > reach:
+                continue
+            for left, side in across:
+                d = math.hypot(side, down)
+                if prev < d <= reach:
+                    box = box_at(left, mid)
+                    if not overlap(box, cell):
+                        candidates.append((d, abs(k), left, box))
         candidates.sort(key=lambda c: c[:3])
         for d, _k, _left, box in candidates:
             if best is not None and d >= best[0]:
