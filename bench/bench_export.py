@@ -1,8 +1,7 @@
 """Export figures, end to end through the CLI as a referee runs it (median of paired runs):
 
 - `delve site --rooms 36 --format foundry` beside the same site `--format png` (the issue's
-  yardstick: within 1.5 x). Until the PNG renderer is in the package the yardstick is
-  `--format svg`, and the line says so.
+  yardstick: within 1.5 x).
 - `delve region --radius 3 --format vault` (the issue's target: under 5 s here), and the same
   region `--format foundry`.
 
@@ -27,8 +26,6 @@ try:
 except ImportError:
     sys.path.insert(0, str(HERE.parent))
 
-from generator.render.documents import formats_for  # noqa: E402
-
 
 def emit(name: str, value: float, unit: str, **extra: object) -> None:
     print(json.dumps({"bench": name, "value": round(value, 3), "unit": unit, **extra}))
@@ -49,7 +46,7 @@ def main(quick: bool = False) -> None:
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     work = Path(tempfile.mkdtemp(prefix="delve-bench-export-"))
     site = [delve, "site", "--seed", "bench/export", "--rooms", "36"]
-    yard = "png" if "png" in formats_for("site") else "svg"
+    yard = "png"
     n = 0
 
     def fresh() -> str:
@@ -69,7 +66,6 @@ def main(quick: bool = False) -> None:
         statistics.median(p[1] / p[0] for p in pairs),
         "x",
         target=1.5,
-        yardstick=yard if yard == "png" else "svg until the PNG renderer lands",
     )
     region = [delve, "region", "--seed", "bench/export", "--radius", "3"]
     times = [wall([*region, "--format", "vault", "-o", fresh()], env) for _ in range(runs)]

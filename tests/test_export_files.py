@@ -151,3 +151,7 @@ def test_linker_links_the_longest_first_mention_once_and_escapes_the_rest():
     assert linker.link("a Bog Hag", skip="M/hag") == "a Bog Hag"  # a note never links itself
     under = Linker([("Bog", "S/bog")], fmt, escape_markdown, parent=linker)
     assert under.link("Bog Hag by the Bog") == "[[M/hag|Bog Hag]] by the [[S/bog|Bog]]"
+    # A seed address is one word to copy: nothing inside it is linked.
+    address = "Rebuild: delve site --seed saltmarch@radius=3/hex/0303/site (see hex 0303)."
+    assert linker.link(address) == address.replace("hex 0303)", "[[H/0303|hex 0303]])")
+    assert linker.link("bog@level=2+rooms=12") == "bog@level=2+rooms=12"

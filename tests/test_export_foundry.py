@@ -50,8 +50,49 @@ def validate_folder(folder: Path) -> dict[str, list[dict]]:
         doc = json.loads((folder / entry["file"]).read_text())
         validate(entry["type"], doc)
         assert doc["_id"] == entry["_id"]
+        check_beyond_schema(entry["type"], doc)
         out.setdefault(entry["type"], []).append(doc)
     return out
+
+
+def check_beyond_schema(kind: str, doc: dict) -> None:
+    """What Foundry 13 validates that JSON Schema cannot say: a result's range ascends
+    (TableResult), a light's darkness.min is at most its max (LightData), ids are unique
+    within their collection."""
+    if kind == "RollTable":
+        assert all(low <= high for low, high in (r["range"] for r in doc["results"])), doc["name"]
+        ids = [r["_id"] for r in doc["results"]]
+    elif kind == "Scene":
+        for lamp in doc["lights"]:
+            dark = lamp["config"].get("darkness", {})
+            assert dark.get("min", 0) <= dark.get("max", 1)
+        ids = [x["_id"] for key in ("walls", "lights", "notes") for x in doc[key]]
+    else:
+        ids = [p["_id"] for p in doc["pages"]]
+    assert len(ids) == len(set(ids)), f"{kind} {doc['name']}: an id twice"
+
+
+@pytest.mark.parametrize(
+    "kind, doc",
+    [
+        ("Wall", {"_id": "A" * 16, "c": [0, 0, 1, 1], "door": 3}),  # no such door type
+        ("Wall", {"_id": "A" * 16, "c": [0, 0, 1.5, 1]}),  # pixels are integers
+        ("Scene", {"_id": "A" * 16, "name": "x", "grid": {"type": 6}}),  # no such grid
+        ("Scene", {"_id": "A" * 16, "name": "x", "grid": {"size": 10}}),  # under 20 pixels
+        (
+            "TableResult",
+            {"_id": "A" * 16, "type": "text", "text": "v12", "range": [1, 1], "weight": 1},
+        ),  # fmt: skip
+        ("TableResult", {"_id": "A" * 16, "type": "pack", "range": [1, 1], "weight": 1}),
+        (
+            "JournalEntryPage",
+            {"_id": "A" * 16, "name": "x", "type": "text", "text": {"content": "", "format": 0}},
+        ),  # fmt: skip
+        ("Note", {"_id": "A" * 16, "x": 0, "y": 0, "iconSize": 16}),  # Foundry's least is 32
+    ],
+)
+def test_the_schema_refuses_what_foundry_13_refuses(kind, doc):
+    assert list(validator(kind).iter_errors(doc)), (kind, doc)
 
 
 def uuid_links(html: str) -> list[tuple[str, str]]:
@@ -96,6 +137,11 @@ def test_site_journal_has_a_page_per_room_and_stat_block(site_docs, builtin_tabl
         assert monster.name in names
     assert all(p["type"] == "text" and p["text"]["format"] == 1 for p in journal["pages"])
     check_links(docs)
+    # The overview holds the history and the random encounters (and links the stat blocks).
+    overview = journal["pages"][0]["text"]["content"]
+    assert ">History<" in overview and site.history_text.split()[1] in overview
+    for e in site.encounters:
+        assert e.doing.split()[-1] in overview, e
     # Exits link to the pages of the rooms they lead to.
     pages = {p["_id"]: p for p in journal["pages"]}
     room3 = next(p for p in journal["pages"] if p["name"].startswith("3. "))
@@ -174,6 +220,16 @@ def test_region_exports_journal_tables_scene_and_every_site(region_docs):
     assert any(re.match(r"^\d{4} ", n) for n in kinds)  # hex pages
     sites = journals.get("site", [])
     assert sites, "every site hex has its journal"
+    # A scene for the region and one for every level of every site hex (levels 1 to N).
+    levels: dict[str, set[int]] = {}
+    for sc in docs["Scene"]:
+        if sc["flags"]["delve"]["kind"] == "site-level":
+            levels.setdefault(sc["flags"]["delve"]["seed"], set()).add(
+                sc["flags"]["delve"]["level"]
+            )
+    assert sorted(levels) == sorted(j["flags"]["delve"]["seed"] for j in sites)
+    assert all(got == set(range(1, max(got) + 1)) for got in levels.values())
+    assert len(docs["Scene"]) == 1 + sum(len(v) for v in levels.values())
     biome_tables = [
         t for t in docs["RollTable"] if t["flags"]["delve"]["kind"] == "region-encounters"
     ]
@@ -199,15 +255,32 @@ def test_region_scene_is_a_hex_grid_drawn_to_its_picture(region_docs):
         pages = {p["_id"]: p["name"] for p in entry["pages"]}
         for note in scene["notes"]:
             label = pages[note["pageId"]][:4]  # every note opens its hex's page
-            # Foundry 13's HEXODDQ cell centre, computed here independently of the exporter:
+            # Foundry 13's HEXODDQ cell, computed here independently of the exporter. Its
+            # HexagonalGrid#getTopLeftPoint puts cell (row i, column j) of a scene without
+            # padding at x = 0.75 w j and y = (i - 1/2) size in the even columns, i size in the
+            # odd ones (an odd grid's first hex is cut in half): so the centre is
+            # (0.75 w j + w / 2, i size + size / 2 if j is odd).
             col = round((note["x"] - w / 2) / (0.75 * w))
-            row = round((note["y"] - size * 0.25 - size / 2 - (size / 2 if col % 2 else 0)) / size)
+            row = round((note["y"] - size * 0.25 - (size / 2 if col % 2 else 0)) / size)
             cx = col * 0.75 * w + w / 2
-            cy = row * size + size / 2 + (size / 2 if col % 2 else 0)
+            cy = row * size + (size / 2 if col % 2 else 0)
             assert abs(cx - note["x"]) <= 1 and abs(cy + size * 0.25 - note["y"]) <= 1, label
             # The picture's hex there is the hex's terrain colour (sampled off the label).
             r, g, b = pixels.getpixel((round(cx - w * 0.3), round(cy)))
             assert (r, g, b) != (235, 232, 224), f"{label}: no hex drawn under Foundry's cell"
+            assert row >= 1, f"{label}: in Foundry's half-hex first row"
+        # Every hex lies whole on the picture: none cut by its edge as Foundry's first row is.
+        region_hexes = len(scene["notes"])
+        corners_inside = 0
+        for note in scene["notes"]:
+            cx, cy = note["x"], note["y"] - size * 0.25
+            if all(
+                -1 <= cx + w / 2 * math.cos(math.radians(60 * k)) <= img.width + 1
+                and -1 <= cy + w / 2 * math.sin(math.radians(60 * k)) <= img.height + 1
+                for k in range(6)
+            ):
+                corners_inside += 1
+        assert corners_inside == region_hexes
 
 
 def stub_geometry():
@@ -258,7 +331,7 @@ def test_level_scene_walls_doors_lights_and_notes_in_pixels(builtin_tables):
     assert {n["pageId"] for n in doc["notes"]} == {pages[r.id] for r in site.rooms if r.level == 1}
 
 
-def test_site_scenes_from_the_plan(run_cli, tmp_path):
+def test_site_scenes_from_the_plan(run_cli, tmp_path, builtin_tables):
     from PIL import Image
 
     folder = export(run_cli, tmp_path, "site", "--seed", "harrowdeep", "--rooms", "12")
@@ -273,6 +346,21 @@ def test_site_scenes_from_the_plan(run_cli, tmp_path):
             assert all(0 <= v <= max(scene["width"], scene["height"]) for v in wall["c"])
         assert scene["notes"]
     check_links(docs)
+    # Lights only where a room has a light source; a note on every room; doors as Foundry's
+    # (a stuck or locked door shut and locked, a hidden door secret).
+    from generator.plan.lights import source
+
+    site = generate_site(builtin_tables, Rng("harrowdeep@rooms=12"), rooms=12)
+    for scene in docs["Scene"]:
+        level = scene["flags"]["delve"]["level"]
+        here = [r for r in site.rooms if r.level == level]
+        assert len(scene["lights"]) == sum(source(r.light) is not None for r in here)
+        assert len(scene["notes"]) == len(here)
+        kinds = {(w["door"], w["ds"]) for w in scene["walls"] if w["door"]}
+        assert kinds <= {(1, 2), (2, 0)}
+        obstacles = {c.obstacle for c in site.connections if site.room(c.from_room).level == level}
+        assert ((1, 2) in kinds) == ("locked_door" in obstacles)
+        assert ((2, 0) in kinds) == ("hidden_door" in obstacles)
 
 
 def test_tables_export_all_validates(run_cli, tmp_path):
@@ -285,3 +373,32 @@ def test_tables_export_all_validates(run_cli, tmp_path):
 def test_the_macro_reads_the_index(tmp_path):
     macro = (Path(__file__).parent.parent / "docs" / "foundry-import.js").read_text()
     assert "delve-foundry.json" in macro and "keepId" in macro
+
+
+def test_an_encounter_without_a_stat_block_is_escaped_text(builtin_tables):
+    """A hand-edited document may name a monster its bestiary lacks: its name is plain,
+    escaped text in the roll table, never markup."""
+    from generator.export.foundry.rolltable import site_encounters
+    from generator.render.context import system_for
+
+    site = generate_site(builtin_tables, Rng("unlisted"))
+    site.encounters[0].name = "<img src=x onerror=alert(1)>"
+    site.encounters[0].count = "1"
+    table = site_encounters(site, system_for(site), "E" * 16, {})
+    validate("RollTable", table)
+    first = table["results"][0]["description"]
+    assert "<img" not in first and "&lt;img src=x" in first
+
+
+def test_render_of_a_saved_site_makes_the_same_foundry_folder(run_cli, tmp_path):
+    """`delve render DOC.json --format foundry` writes what `delve site` writes, byte for byte
+    (the folder name aside, which the scenes' picture paths carry)."""
+    doc = tmp_path / "site.json"
+    assert run_cli("site", "--seed", "again", "--rooms", "12", "-f", "json", "-o", doc).code == 0
+    a = export(run_cli, tmp_path / "a", "render", str(doc))
+    b = export(run_cli, tmp_path / "b", "site", "--seed", "again", "--rooms", "12")
+    files = sorted(p.relative_to(a).as_posix() for p in a.rglob("*") if p.is_file())
+    assert files == sorted(p.relative_to(b).as_posix() for p in b.rglob("*") if p.is_file())
+    for rel in files:
+        assert (a / rel).read_bytes() == (b / rel).read_bytes(), rel
+    validate_folder(a)

@@ -171,6 +171,11 @@ def test_region_vault_links_hexes_sites_factions_and_people(region_vault):
         assert any(f"{t}.md" in kinds["npc"] for t in targets), path
     # Rooms of the sites are there too, under their site's folder.
     assert all(p.startswith("Sites/") for p in kinds.get("room", {}))
+    # A site's address (saltmarch@radius=2/hex/0403/site) stays one word to copy: no link in it.
+    for path, text in kinds["site"].items():
+        meta, _ = front_matter(text)
+        assert f"Rebuild: delve site --seed {meta['seed']}" in text, path
+        assert f"Address: {meta['seed']}" in text, path
 
 
 def test_hostile_table_text_cannot_break_links(tmp_path, run_cli):

@@ -12,6 +12,7 @@ from PIL import Image
 
 from generator.build.site import generate_site
 from generator.engine.rng import Rng
+from generator.model.site import ROOM_COUNTS
 from generator.plan.geometry import level_geometry
 from generator.render import site_map
 from generator.render.documents import render
@@ -219,6 +220,20 @@ def _flood(start, inside, near) -> None:
 def test_uvtt_walls_enclose_every_room_and_corridor(site, uvtt):
     """Walk out from the middle of each room and corridor in quarter squares: walls, portals
     and open doorways must stop every step before it leaves the room or the corridor."""
+    _check_enclosed(site, uvtt)
+
+
+@pytest.mark.parametrize("seed, rooms", [("ent181", 12), ("octagon/27", 6), ("round/7", 18)])
+def test_uvtt_walls_enclose_shaped_rooms_and_a_crossroads(builtin_tables, seed, rooms):
+    """The same walk for sites with caves, round rooms and octagons, and one whose way in
+    crosses a corridor at a crossroads (ent181)."""
+    s = generate_site(builtin_tables, Rng(seed), rooms=rooms)
+    with site_map.using(site_map.MapOptions(ppg=20)):
+        docs = [json.loads(page) for page in render(s, "uvtt")]
+    _check_enclosed(s, docs)
+
+
+def _check_enclosed(site, uvtt) -> None:
     for depth, doc in enumerate(uvtt, start=1):
         origin = level_geometry(site, depth).origin
         barriers = []
@@ -255,10 +270,27 @@ def test_uvtt_walls_enclose_every_room_and_corridor(site, uvtt):
                 lambda p, b=box: b[0] < p[0] < b[2] and b[1] < p[1] < b[3],
                 near(x0, y0, x1, y1),
             )
-        for c in site.connections:
-            if c.levels or not c.path or site.room(c.from_room).level != depth:
-                continue
-            cells = {(x - origin[0], y - origin[1]) for x, y in c.path}
+        paths = [
+            c.path
+            for c in site.connections
+            if not c.levels and c.path and site.room(c.from_room).level == depth
+        ]
+        way = [tuple(p) for r in site.rooms if r.level == depth for p in r.entry]
+        if len(way) > 1:
+            # The way in is open to the outside at its far end: close it for the walk.
+            (ax, ay), (bx, by) = way[-2], way[-1]
+            ox, oy = origin
+            end = (bx - ox + (bx - ax) * 0.5 + 0.5, by - oy + (by - ay) * 0.5 + 0.5)
+            half = (abs(by - ay) * 0.5, abs(bx - ax) * 0.5)
+            barriers.append(
+                ((end[0] - half[0], end[1] - half[1]), (end[0] + half[0], end[1] + half[1]))
+            )
+        # A corridor the way in crosses is open to it there (a crossroads): walk them as one.
+        crossed = [p for p in paths if set(map(tuple, p)) & set(way)]
+        joined = {tuple(q) for p in crossed for q in p} | set(way)
+        for path in paths:
+            squares = joined if path in crossed else {tuple(q) for q in path}
+            cells = {(x - origin[0], y - origin[1]) for x, y in squares}
             xs, ys = [x for x, _ in cells], [y for _, y in cells]
             mid = sorted(cells)[len(cells) // 2]
             start = (mid[0] + 0.375, mid[1] + 0.375)
@@ -375,3 +407,150 @@ def test_a_picture_too_large_is_refused_in_one_line(run_cli, tmp_path):
     assert res.code == 1 and "--dpi 400" in res.err and "pixels" in res.err
     assert len(res.err.strip().splitlines()) == 1
     assert not list(tmp_path.iterdir())
+
+
+# ---------------------------------------------------------------- what goes where
+
+
+def _placed_sites(builtin_tables):
+    for i in range(36):
+        rooms = ROOM_COUNTS[i % len(ROOM_COUNTS)]
+        yield generate_site(builtin_tables, Rng(f"placed/{i}"), rooms=rooms, level=1 + i % 10)
+
+
+def test_numbers_marks_and_labels_never_land_on_anything(builtin_tables):
+    """Room numbers sit inside their rooms; no number, mark or label lands on another, on a
+    door or on a stair (a room with fewer than three squares of free floor may have to); a
+    stair's label stands near it, on its room's floor or on the rock, never over a wall."""
+    from generator.render.map_draw import level_drawing
+    from generator.render.map_labels import REACH, cells_under, grow, overlap
+
+    checked = 0
+    for site in _placed_sites(builtin_tables):
+        for depth in range(1, site.levels + 1):
+            geo = level_geometry(site, depth, players=False)
+            placed = level_drawing(site, depth, geometry=geo).placed
+            rooms = {r.id: r for r in geo.rooms}
+            stairs = {s.cell for s in geo.stairs}
+            floor = {c for r in geo.rooms for c in r.cells}
+            floor |= {c for p in geo.corridors for c in p} | set(geo.entry)
+            numbers = [w for w, _ in placed if w.startswith("number/")]
+            assert sorted(numbers) == sorted(f"number/{r}" for r in rooms)
+            for what, box in placed:
+                kind, _, rest = what.partition("/")
+                if kind == "number":
+                    assert all(c in rooms[int(rest)].cells for c in cells_under(box)), what
+                if kind in ("number", "mark"):
+                    room = rooms[int(rest.split("/")[0])]
+                    if len([c for c in room.inner if c not in stairs]) < 3:
+                        continue  # a closet with a stair: no room to spare
+                if kind in ("number", "mark", "stair-label", "entrance"):
+                    hits = [w for w, b in placed if w != what and overlap(box, b)]
+                    assert not hits, (site.seed, depth, what, hits)
+                    checked += 1
+                if kind == "stair-label":
+                    stair = next(s for s in geo.stairs if s.connection == int(rest))
+                    x, y = stair.cell
+                    gap = max(x - box[2], box[0] - x - 1, y - box[3], box[1] - y - 1)
+                    assert gap <= 2 * REACH, (site.seed, depth, what)
+                    own = set(rooms[stair.room].inner)
+                    on_floor = all(c in own for c in cells_under(grow(box, 0.05)))
+                    on_rock = not any(c in floor for c in cells_under(grow(box, 0.1)))
+                    assert on_floor or on_rock, (site.seed, depth, what)
+    assert checked > 500
+
+
+def test_map_text_is_never_under_six_and_a_half_points_in_a_booklet(builtin_tables):
+    """Every word on a booklet's map pages (numbers, labels, legend, the legend's S) at A4,
+    Letter and A5, for sites of 6, 12 and 36 rooms."""
+    from generator.render.booklet import PAPERS
+    from generator.render.site_map import MIN_PT, PT_MM, booklet_maps
+
+    for i in range(4):
+        for rooms in (6, 12, 36):
+            site = generate_site(builtin_tables, Rng(f"points/{i}"), rooms=rooms)
+            for paper in ("a4", "letter", "a5"):
+                for page in booklet_maps(site, PAPERS[paper]):
+                    svg = str(page["svg"])
+                    mm = float(re.search(r'width="([\d.]+)mm"', svg).group(1))
+                    units = float(re.search(r'viewBox="0 0 ([\d.]+) ', svg).group(1))
+                    sizes = [float(s) for s in re.findall(r'font-size="([\d.]+)"', svg)]
+                    smallest = min(sizes) * mm / units / PT_MM
+                    assert smallest >= MIN_PT - 0.01, (site.seed, rooms, paper, smallest)
+
+
+def test_the_players_map_is_the_same_in_every_format(site):
+    """--players hides numbers, hidden doors and marks in SVG and PNG (one drawing), in the
+    Universal VTT picture and portals, and a Foundry scene shows that picture too."""
+    from generator.export.foundry.plan import DPI, level_images
+    from generator.render.map_draw import level_drawing
+    from generator.render.map_png import drawing_png
+
+    for depth in range(1, site.levels + 1):
+        players = level_drawing(site, depth, players=True)
+        referee = level_drawing(site, depth, players=False)
+        kinds = {w.split("/")[0] for w, _ in players.placed}
+        assert not kinds & {"number", "mark"} and {"number", "mark"} <= {
+            w.split("/")[0] for w, _ in referee.placed
+        }
+        secret = [
+            d.connection for d in level_geometry(site, depth, False).doors if d.kind == "secret"
+        ]
+        shown = {w for w, _ in players.placed if w.startswith("door/")}
+        assert not shown & {f"door/{c}" for c in secret}
+        with site_map.using(site_map.MapOptions(players=True, ppg=20)):
+            png = render(site, "png")[depth - 1]
+            uvtt = json.loads(render(site, "uvtt")[depth - 1])
+        assert png == drawing_png(players, 20)
+        bare = level_drawing(site, depth, players=True, frame=False)
+        assert base64.b64decode(uvtt["image"]) == drawing_png(bare, 20)
+        # A hidden door is no portal on the players' file, and one on the referee's.
+        with site_map.using(site_map.MapOptions(players=False, ppg=20)):
+            ref = json.loads(render(site, "uvtt")[depth - 1])
+        assert base64.b64decode(ref["image"]) == drawing_png(bare, 20)  # pictures never tell
+        assert len(ref["portals"]) - len(uvtt["portals"]) == len(secret)
+    for depth, _geometry, image in level_images(site):
+        assert image.png == drawing_png(level_drawing(site, depth, True, frame=False), DPI)
+
+
+def test_uvtt_files_are_one_a_level(run_cli, tmp_path):
+    out = tmp_path / "crypt.dd2vtt"
+    res = run_cli("site", "--seed", "vtt", "--rooms", "18", "-f", "uvtt", "--dpi", "20", "-o", out)
+    assert res.code == 0, res.err
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "crypt-level2.dd2vtt",
+        "crypt-level3.dd2vtt",
+        "crypt.dd2vtt",
+    ]
+    sizes = {json.loads(p.read_text())["resolution"]["pixels_per_grid"] for p in tmp_path.iterdir()}
+    assert sizes == {20}
+
+
+def test_render_of_a_document_without_paths_draws_the_generated_plan(run_cli, tmp_path):
+    """`delve render` of a document whose plan was stripped plans it afresh, as generated;
+    one whose plan was edited by hand draws the edit."""
+    doc = json.loads(run_cli("site", "--seed", "stripped", "-f", "json").out)
+    for r in doc["rooms"]:
+        r["map"] = {k: v for k, v in r["map"].items() if k in ("w", "h", "shape")}
+    for c in doc["connections"]:
+        for key in ("path", "door", "at", "to_at"):
+            c.pop(key, None)
+    (tmp_path / "bare.json").write_text(json.dumps(doc))
+    assert (
+        run_cli("render", tmp_path / "bare.json", "-f", "svg", "-o", tmp_path / "a.svg").code == 0
+    )
+    assert run_cli("site", "--seed", "stripped", "-f", "svg", "-o", tmp_path / "b.svg").code == 0
+    assert (tmp_path / "a.svg").read_text() == (tmp_path / "b.svg").read_text()
+    # A hand edit: one room moved two squares west, its corridors dropped and routed again.
+    doc = json.loads(run_cli("site", "--seed", "stripped", "-f", "json").out)
+    moved = doc["rooms"][3]
+    moved["map"]["x"] -= 2
+    for c in doc["connections"]:
+        if moved["id"] in (c["from"], c["to"]) and not c.get("at"):
+            c.pop("path"), c.pop("door")
+    (tmp_path / "edit.json").write_text(json.dumps(doc))
+    out = tmp_path / "edit-out.json"
+    assert run_cli("render", tmp_path / "edit.json", "-f", "json", "-o", out).code == 0
+    back = json.loads(out.read_text())
+    assert back["rooms"][3]["map"]["x"] == moved["map"]["x"]
+    assert all(c.get("path") is not None for c in back["connections"] if not c.get("at"))

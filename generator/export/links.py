@@ -56,7 +56,9 @@ class Linker:
         return found
 
     def _matches(self, text: str) -> Iterable[tuple[int, int, str]]:
-        """(start, end, target) of each phrase, leftmost-longest, never overlapping."""
+        """(start, end, target) of each phrase, leftmost-longest, never overlapping, and never
+        inside a seed address or a path (saltmarch/hex/0403/site names no hex: it is one word
+        to copy)."""
         tokens = list(_WORD.finditer(text.lower()))
         words = [t.group(0) for t in tokens]
         i, n = 0, len(tokens)
@@ -65,8 +67,11 @@ class Linker:
                 for size in self.lengths:
                     if i + size <= n:
                         target = self._target(tuple(words[i : i + size]))
+                        start, end = tokens[i].start(), tokens[i + size - 1].end()
+                        if target is not None and _in_address(text, start, end):
+                            target = None
                         if target is not None:
-                            yield tokens[i].start(), tokens[i + size - 1].end(), target
+                            yield start, end, target
                             i += size
                             break
                 else:
@@ -92,6 +97,15 @@ class Linker:
 
 
 _WORD = re.compile(r"[^\W_]+")
+_ADDRESS = "/@=+"  # the characters that join the parts of a seed address
+
+
+def _in_address(text: str, start: int, end: int) -> bool:
+    before = text[start - 1] if start else " "
+    after = text[end] if end < len(text) else " "
+    return before in _ADDRESS or after in _ADDRESS or any(c in _ADDRESS for c in text[start:end])
+
+
 _MD_SPECIAL = re.compile(r"([\\\[\]])")
 
 

@@ -155,6 +155,27 @@ def _beside(
     return False
 
 
+def long_path(
+    a: Box,
+    b: Box,
+    index: int,
+    boxes: dict[int, Box],
+    occ: Occupancy,
+    floor: float,
+    short: list[tuple[int, int]] | None,
+) -> list[tuple[int, int]] | None:
+    """A very long corridor of at least `floor` squares between two placed rooms: a loop out
+    of the same side of both (each side in turn), else the short way pushed out sideways."""
+    for side in DIRECTIONS:
+        link = Link(a.id, b.id, index, "long_corridor", "h", side, side, outer=side)
+        path = loop(link, boxes, math.ceil(floor), occ)
+        if path is not None:
+            return path
+    if short is not None:
+        return lengthen(short, math.ceil(floor), occ, a.id, b.id)
+    return None
+
+
 def route_ring(
     ring: list[Box], kinds: list[str], floor_of: object
 ) -> dict[int, list[tuple[int, int]]] | None:
@@ -172,15 +193,7 @@ def route_ring(
             others = [len(p) for k, p in paths.items() if p and kinds[k] != "long_corridor"]
             floor = floor_of(others)  # type: ignore[operator]
             if path is None or len(path) < floor:
-                short = path
-                path = None
-                for side in DIRECTIONS:
-                    link = Link(a.id, b.id, i, kinds[i], "h", side, side, outer=side)
-                    path = loop(link, boxes, floor, occ)
-                    if path is not None:
-                        break
-                if path is None and short is not None:
-                    path = lengthen(short, int(math.ceil(floor)), occ, a.id, b.id)
+                path = long_path(a, b, i, boxes, occ, floor, path)
         if path is None:
             path = search(a, b, occ, allow_cross=True)
             if path is None:

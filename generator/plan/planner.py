@@ -2,8 +2,10 @@
 
 Levels are planned top down. A level's ring of six is laid out by a template (layout.py), its
 ways routed (route.py); the ways down from it pin the rooms they reach on the next level, so a
-staircase arrives on the square under the one it leaves. Anything that is not a ring of six (a
-hand-edited document) is laid out in rows and every way found by search.
+staircase arrives on the square under the one it leaves; a ring its pins leave no room for
+sends the planner back up to lay the level above out again. Anything that is not a ring of six
+(a hand-edited document) is laid out in rows (rows.py), every way found by search. The top
+level's way in comes from outside the plan (entrance.py).
 
 The plan depends only on the rooms' sizes and shapes, the graph and the connections' kinds,
 drawn from the site's own stream (``<seed>/plan``): a change to a room's contents never moves
@@ -12,53 +14,24 @@ it.
 
 from __future__ import annotations
 
-import math
 import statistics
 
 from generator.engine.rng import Rng
 from generator.errors import DocumentError
 from generator.model.site import Connection, Room, Site
 from generator.plan import shapes
-from generator.plan.boxes import OPPOSITE, STEP, Box, Cell, side_towards
+from generator.plan.boxes import STEP, Box, Cell
+from generator.plan.entrance import store_entrance, way_in
 from generator.plan.layout import RING, Design, Link, Pin, inner_cells, layout_ring, stair_cells
-from generator.plan.route import Occupancy, designed, loop, search, search_out
+from generator.plan.level import LONG_FACTOR, LONG_MIN, LevelPlan, routed
+from generator.plan.route import Occupancy, designed, loop, search
+from generator.plan.rows import plan_rows
 
-LONG_MIN = 8  # a very long corridor is at least this many squares...
-LONG_FACTOR = 2  # ... and at least twice the median of the level's other corridors
-ENTRY_LENGTH = 2  # squares of passage from the entrance to the outside
-GRID_GAP = 4  # rock between rooms laid out in rows (anything that is not a ring)
 MAX_EXTENT = 38  # squares a level may span (40 with the way in): an A5 page still holds it
 RETRIES = 3  # fresh rolls of a ring's layout before placing it room by room
+ENTRY_TRIES = 8  # layouts of the top level tried for one that leaves the entrance a way out
 FREE_TRIES = 24  # room-by-room placements tried before falling back to rows
-
-
-class Routed:
-    """A corridor's squares and the doorway its obstacle stands in."""
-
-    __slots__ = ("path", "door")
-
-    def __init__(self, path: list[Cell], door: tuple[int, int, str]) -> None:
-        self.path, self.door = path, door
-
-
-class LevelPlan:
-    """A planned level: its boxes, routes by connection index, what is drawn (occupancy), the
-    pins it honoured, whether it stacks under the level above, and the way in by room."""
-
-    __slots__ = ("boxes", "routes", "occupancy", "pins", "stacked", "entry")
-
-    def __init__(
-        self,
-        boxes: dict[int, Box],
-        occupancy: Occupancy | None = None,
-        pins: list[Pin] | None = None,
-    ) -> None:
-        self.boxes = boxes
-        self.routes: dict[int, Routed] = {}
-        self.occupancy = occupancy
-        self.pins = pins or []
-        self.stacked = True
-        self.entry: dict[int, list[Cell]] = {}
+RESTACKS = 6  # fresh layouts of the level above tried for a ring its pins leave no room
 
 
 def compact(boxes: dict[int, Box], paths: list[list[Cell]]) -> bool:
@@ -90,10 +63,42 @@ def plan_site(site: Site, rng: Rng) -> None:
     taken: dict[int, set[Cell]] = {}  # level -> squares holding a way between levels
     doorways: dict[int, set[Cell]] = {}  # level -> room squares just inside a doorway
     rooms_by_id = {r.id: r for r in site.rooms}
-    for depth in levels:
+
+    def snapshot() -> tuple:  # type: ignore[type-arg]
+        return (
+            dict(placed),
+            {k: set(v) for k, v in taken.items()},
+            {k: set(v) for k, v in doorways.items()},
+            [(c.path, c.door, c.at, c.to_at) for c in site.connections],
+            [r.entry for r in site.rooms],
+        )
+
+    def restore(state: tuple) -> None:  # type: ignore[type-arg]
+        placed.clear()
+        placed.update(state[0])
+        taken.clear()
+        taken.update(state[1])
+        doorways.clear()
+        doorways.update(state[2])
+        for c, (path, door, at, to_at) in zip(site.connections, state[3], strict=True):
+            c.path, c.door, c.at, c.to_at = path, door, at, to_at
+        for r, entry in zip(site.rooms, state[4], strict=True):
+            r.entry = entry
+
+    # A ring of six whose pinned rooms no layout can put under theirs (about one site in
+    # 5,000) sends the planner back up a level: the level above is laid out again from a
+    # stream of its own, which moves the rooms the ring must lie under.
+    snaps: dict[int, tuple] = {}  # type: ignore[type-arg]
+    restacks: dict[int, int] = {}
+    index = 0
+    while index < len(levels):
+        depth = levels[index]
+        snaps[index] = snapshot()
         lrng = rng.child(f"level/{depth}")
+        if restacks.get(index):
+            lrng = lrng.child(f"restack/{restacks[index]}")
         rooms = [r for r in site.rooms if r.level == depth]
-        boxes = {r.id: _box(r, lrng) for r in rooms}
+        ids = {r.id for r in rooms}
         conns = [
             (i, c)
             for i, c in enumerate(site.connections)
@@ -105,16 +110,28 @@ def plan_site(site: Site, rng: Rng) -> None:
         # (clear of doorways and other ways), and the room it reaches here must hold it.
         links = []
         for i, c in enumerate(site.connections):
-            if not c.levels or (c.from_room in boxes) == (c.to_room in boxes):
+            if not c.levels or (c.from_room in ids) == (c.to_room in ids):
                 continue
-            here, there = (
-                (c.to_room, c.from_room) if c.to_room in boxes else (c.from_room, c.to_room)
-            )
+            here, there = (c.to_room, c.from_room) if c.to_room in ids else (c.from_room, c.to_room)
             if there in placed:
                 links.append((i, c, here, there))
         pins = [Pin(here, placed[there]) for _, _, here, there in links]
         taken_above = [taken.get(rooms_by_id[there].level, set()) for _, _, _, there in links]
-        plan = _plan_level(boxes, conns, pins, lrng, taken_above)
+        # The top level must leave its entrance a way out to beyond the plan, so the way in
+        # comes from outside: a layout that walls it in is rolled again from a stream of its
+        # own (a few in a hundred), and the first is kept if none does better.
+        tries = ENTRY_TRIES if depth == levels[0] else 1
+        first: tuple[LevelPlan, tuple[list[Cell], bool] | None] | None = None
+        for attempt in range(tries):
+            stream = lrng if attempt == 0 else lrng.child(f"entry/{attempt}")
+            boxes = {r.id: _box(r, stream) for r in rooms}
+            plan = _plan_level(boxes, conns, pins, stream, taken_above)
+            way = way_in(rooms, plan) if depth == levels[0] else None
+            first = first or (plan, way)
+            if way is None or way[1]:
+                break
+        else:
+            plan, way = first  # nothing better: the first layout, with its winding way in
         placed.update(plan.boxes)
         for i, route in plan.routes.items():
             c = site.connections[i]
@@ -125,13 +142,25 @@ def plan_site(site: Site, rng: Rng) -> None:
             level = rooms_by_id[there].level
             used = taken.setdefault(depth, set()) | taken.setdefault(level, set())
             square = _stair_square(upper, lower, used, doorways[depth] | doorways[level])
+            c.path, c.door = [], None
+            if square is None:  # no square of both (never seen): each end mid-room
+                square, other = _middle(upper), _middle(lower)
+                c.at, c.to_at = (square, other) if c.from_room == there else (other, square)
+                taken[level].add(square)
+                taken[depth].add(other)
+                continue
             taken[depth].add(square)
             taken[level].add(square)
-            c.path, c.door = [], None
             c.at = c.to_at = square
-        if depth == levels[0]:
-            _entrance(rooms, plan)
+        if way is not None:
+            store_entrance(rooms, plan, way[0])
             doorways[depth] = _doorways(plan)
+        if plan.fallback and index > 0 and restacks.get(index - 1, 0) < RESTACKS:
+            restore(snaps[index - 1])
+            restacks[index - 1] = restacks.get(index - 1, 0) + 1
+            index -= 1
+            continue
+        index += 1
     for r in site.rooms:
         box = placed[r.id]
         r.x, r.y, r.w, r.h, r.shape = box.x, box.y, box.w, box.h, box.shape
@@ -241,8 +270,9 @@ def _plan_level(
         placed = _plan_free(ordered, kinds, ring_conns, pins, rng.child("free"), taken_above)
         if placed is not None:
             return placed
-    plan = _plan_rows(boxes, conns, pins, rng)
+    plan = plan_rows(boxes, conns, pins, rng)
     plan.pins = pins
+    plan.fallback = ring is not None
     plan.stacked = all(stair_cells(p.above, boxes[p.room], set()) for p in pins)
     return plan
 
@@ -275,7 +305,7 @@ def _plan_free(
         for k, path in paths.items():
             a, b = ordered[k].id, ordered[(k + 1) % len(ordered)].id
             index, conn = ring_conns[k]
-            plan.routes[index] = _routed(path, a, b, boxes, conn, rng)
+            plan.routes[index] = routed(path, a, b, boxes, conn, rng)
             occ.add_path(path)
             (longs if conn.obstacle == "long_corridor" else lengths).append(len(path))
         if long_ok(lengths, longs) and compact(boxes, list(paths.values())):
@@ -299,7 +329,7 @@ def _route_design(
         if path is not None and (not path or occ.clear(path, link.a, link.b)):
             hint = (*boxes[link.a].door_cell(link.exit, link.da), link.exit)
             conn = ring_conns[link.index][1]
-            plan.routes[link.index] = _routed(path, link.a, link.b, boxes, conn, rng, hint)
+            plan.routes[link.index] = routed(path, link.a, link.b, boxes, conn, rng, hint)
             occ.add_path(path)
         else:
             pending.append(link)
@@ -308,7 +338,7 @@ def _route_design(
         if path is None:
             return None
         conn = ring_conns[link.index][1]
-        plan.routes[link.index] = _routed(path, link.a, link.b, boxes, conn, rng)
+        plan.routes[link.index] = routed(path, link.a, link.b, boxes, conn, rng)
         occ.add_path(path)
     others = [len(r.path) for r in plan.routes.values() if r.path]
     floor = max(LONG_MIN, LONG_FACTOR * statistics.median(others)) if others else LONG_MIN
@@ -317,7 +347,7 @@ def _route_design(
         if path is None:
             return None
         conn = ring_conns[link.index][1]
-        plan.routes[link.index] = _routed(path, link.a, link.b, boxes, conn, rng)
+        plan.routes[link.index] = routed(path, link.a, link.b, boxes, conn, rng)
         occ.add_path(path)
     lengths, longs = [], []
     for k, r in plan.routes.items():
@@ -329,88 +359,12 @@ def _route_design(
     return plan
 
 
-def _routed(
-    path: list[Cell],
-    a: int,
-    b: int,
-    boxes: dict[int, Box],
-    conn: Connection,
-    rng: Rng,
-    shared: tuple[int, int, str] | None = None,
-) -> Routed:
-    """A route from room a to room b, turned to run from the connection's `from` room, with
-    the doorway its obstacle stands in (a door at one end, chosen by the plan's stream; for a
-    door in a shared wall, `shared` when the layout chose it)."""
-    if conn.from_room != a:
-        a, b = b, a
-        path = path[::-1]
-    frm, to = boxes[a], boxes[b]
-    if not path and shared is not None:
-        return Routed([], shared)
-    if not path:
-        # A shared wall: the door is in `from`'s wall, facing the `to` room.
-        for side in "nesw":
-            for off in frm.doors(side):
-                if to.contains(frm.outside(side, off)):
-                    x, y = frm.door_cell(side, off)
-                    if _door_ok(to, frm.outside(side, off), OPPOSITE[side]):
-                        return Routed([], (x, y, side))
-        raise AssertionError("touching rooms without a doorway")  # the layout prevents it
-    at_to = rng.chance(0.5)
-    box, cell = (to, path[-1]) if at_to else (frm, path[0])
-    side, off = side_towards(box, cell)  # type: ignore[misc]
-    x, y = box.door_cell(side, off)
-    return Routed(path, (x, y, side))
-
-
-def _door_ok(box: Box, cell: Cell, side: str) -> bool:
-    got = side_towards(box, (cell[0] + STEP[side][0], cell[1] + STEP[side][1]))
-    return got is not None and got[1] in box.doors(got[0])
-
-
-def _plan_rows(
-    boxes: dict[int, Box], conns: list[tuple[int, Connection]], pins: list[Pin], rng: Rng
-) -> LevelPlan:
-    """Any level that is not a ring of six: rooms in rows, every way found by search."""
-    order = sorted(boxes)
-    per_row = max(1, math.ceil(math.sqrt(len(order))))
-    y = 0
-    for start in range(0, len(order), per_row):
-        row = [boxes[k] for k in order[start : start + per_row]]
-        x = 0
-        for box in row:
-            box.x, box.y = x, y
-            x += box.w + GRID_GAP
-        y += max(b.h for b in row) + GRID_GAP
-    if pins:
-        # Keep the first way down stacked: shift the level so its room holds the square.
-        pin = pins[0]
-        box = boxes[pin.room]
-        inner = inner_cells(box) or ((0, 0),)
-        above = inner_cells(pin.above) or ((0, 0),)
-        target = (pin.above.x + above[0][0], pin.above.y + above[0][1])
-        dx, dy = target[0] - box.x - inner[0][0], target[1] - box.y - inner[0][1]
-        for b in boxes.values():
-            b.x += dx
-            b.y += dy
-    occ = Occupancy(boxes.values())
-    plan = LevelPlan(boxes, occupancy=occ)
-    for i, c in conns:
-        a, b = boxes[c.from_room], boxes[c.to_room]
-        path = search(a, b, occ) or search(a, b, occ, allow_cross=True) or []
-        if not path:
-            continue  # walled in by its neighbours: left for the referee to draw
-        plan.routes[i] = _routed(path, a.id, b.id, boxes, c, rng)
-        occ.add_path(path)
-    return plan
-
-
-def _stair_square(upper: Box, lower: Box, used: set[Cell], doorways: set[Cell]) -> Cell:
-    """A square on the floor of both rooms for a way between levels, when the pinned one could
-    not be kept: clear of doorways and other ways where it can be."""
+def _stair_square(upper: Box, lower: Box, used: set[Cell], doorways: set[Cell]) -> Cell | None:
+    """A square on the floor of both rooms for a way between levels: clear of doorways and
+    other ways where it can be (None when the rooms share no square)."""
     cells = stair_cells(upper, lower, used) or stair_cells(upper, lower, set())
     if not cells:
-        return _middle(lower)
+        return None
     cx, cy = lower.x + lower.w / 2, lower.y + lower.h / 2
 
     def score(cell: Cell) -> tuple[int, float, Cell]:
@@ -430,78 +384,6 @@ def _middle(box: Box) -> Cell:
     cx, cy = box.w / 2, box.h / 2
     x, y = min(cells, key=lambda c: (abs(c[0] + 0.5 - cx) + abs(c[1] + 0.5 - cy), c))
     return (box.x + x, box.y + y)
-
-
-def _entrance(rooms: list[Room], plan: LevelPlan) -> None:
-    """The way in from outside: a short passage from the entrance room's wall that faces away
-    from the rest of the level, where nothing else is drawn."""
-    room = next((r for r in rooms if r.entrance), None)
-    if room is None:
-        return
-    box = plan.boxes[room.id]
-    occ = plan.occupancy or Occupancy(plan.boxes.values())
-    others = [b for b in plan.boxes.values() if b.id != box.id]
-    mx = sum(b.x + b.w / 2 for b in others) / len(others) if others else box.x
-    my = sum(b.y + b.h / 2 for b in others) / len(others) if others else box.y - 1
-    cx, cy = box.x + box.w / 2, box.y + box.h / 2
-    best: tuple[tuple[bool, bool, int, float], list[Cell]] | None = None
-    x0 = min([b.x for b in plan.boxes.values()] + [c[0] for c in occ.corridor])
-    y0 = min([b.y for b in plan.boxes.values()] + [c[1] for c in occ.corridor])
-    x1 = max([b.x + b.w - 1 for b in plan.boxes.values()] + [c[0] for c in occ.corridor])
-    y1 = max([b.y + b.h - 1 for b in plan.boxes.values()] + [c[1] for c in occ.corridor])
-
-    def fits(passage: list[Cell], tier: int) -> bool:
-        if tier == 0:
-            return occ.clear(passage, box.id, box.id)
-        # Crowded: free squares not side by side with a corridor (corner to corner will do),
-        # or at the last just free squares.
-        return all(
-            occ.free(c)
-            and (
-                tier == 2
-                or not any((c[0] + dx, c[1] + dy) in occ.corridor for dx, dy in STEP.values())
-            )
-            for c in passage
-        )
-
-    for strict in (0, 1, 2):
-        for side in "nesw":
-            sx, sy = STEP[side]
-            outward = sx * (cx - mx) + sy * (cy - my)
-            offs = box.doors(side)
-            middle = (offs[0] + offs[-1]) / 2 if offs else 0
-            for off in sorted(offs, key=lambda o: abs(o - middle)):
-                first = box.outside(side, off)
-                passage = [(first[0] + sx * k, first[1] + sy * k) for k in range(ENTRY_LENGTH)]
-                if not fits(passage, strict):
-                    continue
-                # Best of all, the way out runs clear beyond everything drawn: then the
-                # arrow comes from outside the plan, never from the core of the ring.
-                x, y = passage[-1]
-                ray, escapes = 0, False
-                while True:
-                    x, y = x + sx, y + sy
-                    if not (x0 <= x <= x1 and y0 <= y <= y1):
-                        escapes = True
-                        break
-                    if not occ.free((x, y)) or (x, y) in occ.beside or (x, y) in occ.near:
-                        break
-                    ray += 1
-                score = (escapes, outward > 0, min(ray, 8), outward)
-                if best is None or score > best[0]:
-                    best = (score, passage)
-                break
-        if best is not None:
-            break
-    if best is None or not best[0][0]:
-        # No wall faces out: a passage winds out from the room to beyond the plan.
-        winding = search_out(box, occ, (x0, y0, x1, y1))
-        if winding is not None:
-            best = ((True, True, 0, 0.0), winding)
-    if best is not None:
-        room.entry = best[1]
-        plan.entry[room.id] = best[1]
-        occ.add_path(best[1])
 
 
 def fill_routes(site: Site, rng: Rng) -> None:
@@ -539,7 +421,7 @@ def fill_routes(site: Site, rng: Rng) -> None:
                 f"site.connections[{i}]: no way from room {a.id} to room {b.id} that keeps off "
                 "the other rooms; give it a path"
             )
-        route = _routed(path, a.id, b.id, boxes, c, rng)
+        route = routed(path, a.id, b.id, boxes, c, rng)
         c.path, c.door = route.path, route.door
         occ.add_path(path)
 

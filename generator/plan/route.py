@@ -201,9 +201,13 @@ def search(a: Box, b: Box, occ: Occupancy, allow_cross: bool = False) -> list[Ce
     return _cheapest(a, goals.__contains__, occ, {a.id, b.id}, allow_cross, area)
 
 
-def search_out(a: Box, occ: Occupancy, extent: tuple[int, int, int, int]) -> list[Cell] | None:
+def search_out(
+    a: Box, occ: Occupancy, extent: tuple[int, int, int, int], cross: bool = False
+) -> list[Cell] | None:
     """A path from a wall of a to beyond `extent` (x0, y0, x1, y1 inclusive: everything drawn),
-    clear of everything: the way in from outside when no wall of the room faces out."""
+    clear of everything: the way in from outside when no wall of the room faces out. With
+    `cross`, it may cross corridors, each straight over, as a crossroads (None if the cheapest
+    way runs along one instead)."""
     x0, y0, x1, y1 = extent
 
     def beyond(cell: Cell) -> bool:
@@ -215,7 +219,25 @@ def search_out(a: Box, occ: Occupancy, extent: tuple[int, int, int, int]) -> lis
         return STEP_COST * max(0, 1 + min(x - x0, x1 - x, y - y0, y1 - y))
 
     area = (x0 - 2, y0 - 2, x1 + 2, y1 + 2)
-    return _cheapest(a, beyond, occ, {a.id}, False, area, to_edge)
+    path = _cheapest(a, beyond, occ, {a.id}, cross, area, to_edge, start_clear=True)
+    if path is None or not cross:
+        return path
+    for k, (x, y) in enumerate(path):
+        if (x, y) not in occ.corridor:
+            continue
+        if k == 0 or k == len(path) - 1:
+            return None
+        (px, py), (nx, ny) = path[k - 1], path[k + 1]
+        across = [
+            (x + (ny - py) // 2, y - (nx - px) // 2),
+            (x - (ny - py) // 2, y + (nx - px) // 2),
+        ]
+        straight = px + nx == 2 * x and py + ny == 2 * y
+        if not straight or (px, py) in occ.corridor or (nx, ny) in occ.corridor:
+            return None
+        if not all(c in occ.corridor for c in across):
+            return None  # the corridor turns or ends here: no clean crossing
+    return path
 
 
 def _cheapest(
@@ -226,9 +248,11 @@ def _cheapest(
     allow_cross: bool,
     area: tuple[int, int, int, int],
     guess: object = None,
+    start_clear: bool = False,
 ) -> list[Cell] | None:
     """Dijkstra over (square, heading) from a's doorways to the first square `is_goal`
-    accepts, within `area` (inclusive); A* when `guess(cell)` underestimates what is left."""
+    accepts, within `area` (inclusive); A* when `guess(cell)` underestimates what is left.
+    `start_clear`: never start on a corridor's square, even where crossing is allowed."""
     h = guess or (lambda cell: 0)
     lo_x, lo_y, hi_x, hi_y = area
     room, near, corridor, beside = occ.room, occ.near, occ.corridor, occ.beside
@@ -256,7 +280,7 @@ def _cheapest(
         for off in a.doors(side):
             cell = a.outside(side, off)
             c = cost(cell)
-            if c is None:
+            if c is None or (start_clear and cell in corridor):
                 continue
             key = (cell, side)
             if c < best.get(key, 1 << 30):

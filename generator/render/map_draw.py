@@ -16,11 +16,11 @@ from __future__ import annotations
 
 import math
 
-from generator.model.site import Room, Site
-from generator.plan.geometry import LevelGeometry, Stair, level_geometry
+from generator.model.site import Site
+from generator.plan.geometry import LevelGeometry, level_geometry
+from generator.render.map_labels import Placed, entrance, room_contents, stair_label
 from generator.render.map_primitives import (
     BLACK,
-    FONT_W,
     GRID,
     HATCH,
     WALL,
@@ -40,7 +40,6 @@ from generator.render.map_symbols import (
     STAIR_WORDS,
     door_symbol,
     legend_icon,
-    mark,
     stair_symbol,
 )
 
@@ -61,13 +60,15 @@ def level_drawing(
     sizes = Sizes.at_least(text_min)
     used: list[str] = []
     plan: list[Primitive] = []
-    _plan(plan, geo, site, players, sizes, used, text_min)
+    placed = _plan(plan, geo, site, players, sizes, used, text_min)
     if not frame:
         d = Drawing(geo.size[0], geo.size[1], _title(site, level))
         d.items = plan
         d.map_box = (0, 0, geo.size[0], geo.size[1])
-        return d
-    return _framed(site, level, geo, plan, used, sizes, players)
+    else:
+        d = _framed(site, level, geo, plan, used, sizes, players)
+    d.placed = list(placed)
+    return d
 
 
 def _title(site: Site, level: int) -> str:
@@ -84,7 +85,7 @@ def _plan(
     sizes: Sizes,
     used: list[str],
     text_min: float = 0.0,
-) -> None:
+) -> Placed:
     rooms = {r.id: r for r in site.rooms}
     floor_cells: set[tuple[int, int]] = set()
     rough: set[tuple[int, int]] = set()  # squares under a drawn curve, hatched then painted over
@@ -115,55 +116,31 @@ def _plan(
             size = sizes.label * 1.15
             out.append(Text((cx, cy + size * 0.36), "S", size, True, halo=0.1))
             _use(used, "secret")
-    taken: list[tuple[float, float, float, float]] = []  # boxes labels and marks already hold
+    placed = Placed()  # what is on the plan, so nothing lands on anything else
+    for door in geo.doors:
+        if door.kind == "locked" or (door.kind == "secret" and not players):
+            # A door symbol or an S stands a little into the rooms either side.
+            (cx, cy) = door.centre
+            along, across = (0.4, 0.18) if door.kind == "locked" else (0.28, 0.2)
+            if door.a[0] == door.b[0]:  # a doorway in a wall that runs north and south
+                along, across = across, along
+            placed.put(
+                f"door/{door.connection}", (cx - along, cy - across, cx + along, cy + across)
+            )
     for stair in geo.stairs:
         x, y = stair.cell
-        taken.append((x, y, x + 1, y + 1))
-    for stair in geo.stairs:
+        placed.put(f"stair/{stair.connection}", (x + 0.12, y + 0.12, x + 0.88, y + 0.88))
         kind = STAIR_WORDS.get(stair.kind, "stairs")
         out += stair_symbol(kind, stair)
         _use(used, kind)
     if not players:
-        labels = dict(geo.labels)
-        label_boxes = {}
-        for room in geo.rooms:
-            if room.id in labels:
-                label_boxes[room.id] = _label_box(labels[room.id], str(room.id), sizes.number)
-                taken.append(label_boxes[room.id])
-        for room in geo.rooms:
-            marks = _marks(rooms[room.id])
-            if not marks:
-                continue
-            spots, scale, shift = _spots(room, labels.get(room.id), taken, len(marks))
-            if shift and room.id in labels:
-                # A cramped room: its number steps aside for the marks.
-                lx, ly = labels[room.id]
-                labels[room.id] = (lx + shift, ly)
-                taken.remove(label_boxes[room.id])
-                taken.append(_label_box(labels[room.id], str(room.id), sizes.number))
-            for name, (mx, my) in zip(marks, spots, strict=False):
-                out += mark(name, mx, my, scale)
-                _use(used, name)
-                r = 0.3 * scale
-                taken.append((mx - r, my - r, mx + r, my + r))
-        for room in geo.rooms:
-            if room.id in labels:
-                lx, ly = labels[room.id]
-                size = _number_size(room, str(room.id), sizes, text_min)
-                # A thin halo: it clears the grid under the number, never a wall.
-                out.append(Text((lx, ly + size * 0.36), str(room.id), size, True, halo=0.05))
+        room_contents(out, geo, rooms, sizes, text_min, placed, used)
     for stair in geo.stairs:
-        out += _stair_label(stair, geo, sizes, taken, floor_cells)
+        out += stair_label(stair, geo, sizes, placed, floor_cells)
     if geo.entry:
-        out += _entrance(geo, sizes, taken)
+        out += entrance(geo, sizes, placed)
         _use(used, "entrance")
-
-
-def _number_size(room: object, text: str, sizes: Sizes, text_min: float) -> float:
-    """A room's number, smaller in a room too narrow for it (never below the text floor)."""
-    w = room.box[2]  # type: ignore[attr-defined]
-    fit = (w - WALL - 0.1) / (len(text) * (FONT_W + 0.12))
-    return max(text_min, min(sizes.number, fit))
+    return placed
 
 
 def _use(used: list[str], name: str) -> None:
@@ -293,171 +270,6 @@ def _clip_segment(
     )
 
 
-# --------------------------------------------------------------------------- symbols
-
-
-def _stair_label(
-    stair: Stair,
-    geo: LevelGeometry,
-    sizes: Sizes,
-    taken: list[tuple[float, float, float, float]],
-    floor: set[tuple[int, int]],
-) -> list[Primitive]:
-    """'to level 2' beside a way down, 'from level 1' beside its foot: inside the room where
-    there is room for it, else just outside its wall on the rock."""
-    text = f"{'to' if stair.leaves else 'from'} level {stair.other_level}"
-    size = sizes.label
-    tw = text_width(text, size)
-    x, y = stair.cell
-    room = next((r for r in geo.rooms if r.id == stair.room), None)
-    candidates = []
-    # Beside the symbol, then above or below it, then outside the room's box on each side.
-    candidates += [(x + 1.1, y + 0.5, "start"), (x - 0.1, y + 0.5, "end")]
-    candidates += [(x + 0.5, y - 0.2, "middle"), (x + 0.5, y + 1.2 + size * 0.6, "middle")]
-    if room is not None:
-        bx, by, bw, bh = room.box
-        candidates += [
-            (bx + bw + 0.35, y + 0.5, "start"),
-            (bx - 0.35, y + 0.5, "end"),
-            (x + 0.5, by - 0.45, "middle"),
-            (x + 0.5, by + bh + 0.45 + size * 0.7, "middle"),
-        ]
-    chosen = None
-    for px, py, anchor in candidates:
-        left = px - tw if anchor == "end" else px - tw / 2 if anchor == "middle" else px
-        box = (left - 0.05, py - size * 0.75, left + tw + 0.05, py + size * 0.25)
-        if box[0] < 0.1 or box[1] < 0.1 or box[2] > geo.size[0] - 0.1 or box[3] > geo.size[1] - 0.1:
-            continue
-        if any(_overlap(box, t) for t in taken):
-            continue
-        inside = room is not None and _within(box, room)
-        margin = (box[0] - 0.25, box[1] - 0.25, box[2] + 0.25, box[3] + 0.25)
-        if not inside and _touches_floor(margin, floor):
-            continue
-        chosen = (px, py, anchor, box)
-        break
-    if chosen is None:
-        px, py, anchor = candidates[0]
-        left = px
-        chosen = (px, py, anchor, (left, py - size * 0.75, left + tw, py + size * 0.25))
-    px, py, anchor, box = chosen
-    taken.append(box)
-    return [Text((px, py + size * 0.3), text, size, False, anchor, halo=0.14, italic=True)]
-
-
-def _within(box: tuple[float, float, float, float], room: object) -> bool:
-    x, y, w, h = room.box  # type: ignore[attr-defined]
-    return (
-        box[0] >= x + 0.08
-        and box[1] >= y + 0.08
-        and box[2] <= x + w - 0.08
-        and box[3] <= y + h - 0.08
-    )
-
-
-def _touches_floor(box: tuple[float, float, float, float], floor: set[tuple[int, int]]) -> bool:
-    for cx in range(math.floor(box[0]), math.ceil(box[2])):
-        for cy in range(math.floor(box[1]), math.ceil(box[3])):
-            if (cx, cy) in floor:
-                return True
-    return False
-
-
-def _overlap(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> bool:
-    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
-
-
-def _marks(room: Room) -> list[str]:
-    out = []
-    if room.monsters:
-        out.append("monsters")
-    if room.hoard:
-        out.append("treasure")
-    if room.trap:
-        out.append("trap")
-    if room.feature:
-        out.append("feature")
-    return out
-
-
-def _label_box(at: Point, text: str, size: float) -> tuple[float, float, float, float]:
-    tw = text_width(text, size, True)
-    return (at[0] - tw / 2, at[1] - size / 2, at[0] + tw / 2, at[1] + size / 2)
-
-
-def _spots(
-    room: object, label: Point | None, taken: list, count: int
-) -> tuple[list[Point], float, float]:
-    """Places for a room's small symbols, nearest its number: (points, scale, how far the
-    number must step sideways to make room; 0 when it stays)."""
-    cells = list(room.inner) or sorted(room.cells)  # type: ignore[attr-defined]
-    lx, ly = label if label else (0.0, 0.0)
-
-    def free(box: tuple[float, float, float, float]) -> bool:
-        return not any(_overlap(box, t) for t in taken)
-
-    whole = [
-        (cx + 0.5, cy + 0.5) for cx, cy in cells if free((cx + 0.2, cy + 0.2, cx + 0.8, cy + 0.8))
-    ]
-    whole.sort(key=lambda p: ((p[0] - lx) ** 2 + (p[1] - ly) ** 2, p))
-    if len(whole) >= count:
-        return whole[:count], 1.0, 0.0
-    # Two to a square, smaller.
-    halves = []
-    for cx, cy in cells:
-        for hx in (0.27, 0.73):
-            box = (cx + hx - 0.2, cy + 0.3, cx + hx + 0.2, cy + 0.7)
-            if free(box):
-                halves.append((cx + hx, cy + 0.5))
-    halves.sort(key=lambda p: ((p[0] - lx) ** 2 + (p[1] - ly) ** 2, p))
-    if len(halves) >= count:
-        return halves[:count], 0.65, 0.0
-    # The number's own square: the number to the left, the marks stacked on the right.
-    step = 0.7 / count
-    return [(lx + 0.3, ly - 0.35 + step * (i + 0.5)) for i in range(count)], 0.5, -0.18
-
-
-def _entrance(geo: LevelGeometry, sizes: Sizes, taken: list) -> list[Primitive]:
-    """An arrow from outside the plan pointing down the way in, and the word."""
-    from generator.plan.boxes import STEP
-
-    last = geo.entry[-1]
-    sx, sy = STEP[geo.entry_out or geo.entry_side]
-    # The arrow runs towards the room: from beyond the passage's open end to just inside it.
-    ex, ey = last[0] + 0.5 + sx * 0.5, last[1] + 0.5 + sy * 0.5  # the open end
-    tail = (ex + sx * 2.6, ey + sy * 2.6)
-    tip = (ex - sx * 0.15, ey - sy * 0.15)
-    head = 0.38
-    px, py = -sy, sx
-    wing1 = (tip[0] + sx * head + px * head * 0.7, tip[1] + sy * head + py * head * 0.7)
-    wing2 = (tip[0] + sx * head - px * head * 0.7, tip[1] + sy * head - py * head * 0.7)
-    out: list[Primitive] = [
-        Poly((tail, (tip[0] + sx * 0.2, tip[1] + sy * 0.2)), width=0.09),
-        Poly((wing1, tip, wing2), closed=True, fill=BLACK, stroke=BLACK, width=0.04),
-    ]
-    size = sizes.label * 1.05
-    word = "Entrance"
-    tw = text_width(word, size, True)
-    if sx == 0:  # the arrow is vertical: the word beside its tail
-        x, y = tail[0] + 0.3, (tail[1] + ex) / 2 if False else tail[1] + (0.2 if sy < 0 else 0.2)
-        out.append(
-            Text(
-                (tail[0] + 0.35, (tail[1] + ey) / 2 + size * 0.35),
-                word,
-                size,
-                True,
-                "start",
-                halo=0.12,
-            )
-        )
-        taken.append((tail[0] + 0.3, min(tail[1], ey), tail[0] + 0.35 + tw, max(tail[1], ey)))
-        del x, y
-    else:
-        ty = tail[1] - 0.45
-        out.append(Text(((tail[0] + ex) / 2, ty), word, size, True, "middle", halo=0.12))
-    return out
-
-
 # --------------------------------------------------------------------------- the frame
 
 
@@ -533,7 +345,7 @@ def _framed(
     for i, (name, label) in enumerate(items):
         r, c = divmod(i, cols)
         x, y = pad + c * col_w, top + r * row_h
-        d.add(Group(x + 0.6, y + row_h / 2, tuple(legend_icon(name))))
+        d.add(Group(x + 0.6, y + row_h / 2, tuple(legend_icon(name, max(0.55, sizes.floor)))))
         d.add(
             Text(
                 (x + 1.4, y + row_h / 2 + sizes.legend * 0.35), label, sizes.legend, False, "start"

@@ -71,6 +71,9 @@ class Drawing:
     title: str
     items: list[Primitive] = field(default_factory=list)
     map_box: tuple[float, float, float, float] = (0, 0, 0, 0)  # where the plan sits (x, y, w, h)
+    # What the plan's numbers, marks, symbols and labels hold: (what, box) in the plan's own
+    # squares (map_labels.py), for checking that nothing lands on anything else.
+    placed: list[tuple[str, tuple[float, float, float, float]]] = field(default_factory=list)
 
     def add(self, *items: Primitive) -> None:
         self.items.extend(items)

@@ -80,7 +80,7 @@ def stair_symbol(kind: str, stair: Stair) -> list[Primitive]:
 def stair_icon(
     kind: str, cx: float, cy: float, down: bool = True, s: float = 1.0
 ) -> list[Primitive]:
-    h = 0.42 * s
+    h = 0.35 * s  # clear of the walls round a square by the walls' own width
     box = ((cx - h, cy - h), (cx + h, cy - h), (cx + h, cy + h), (cx - h, cy + h))
     out: list[Primitive] = [
         Poly(box, closed=True, fill=WHITE, stroke=BLACK, width=0.06, round=False)
@@ -171,7 +171,9 @@ def mark(mark: str, x: float, y: float, s: float = 1.0) -> list[Primitive]:
     return [Poly(tuple(pts), closed=True, fill=WHITE, stroke=BLACK, width=0.05, round=False)]
 
 
-def legend_icon(name: str) -> list[Primitive]:
+def legend_icon(name: str, letter: float = 0.55) -> list[Primitive]:
+    """The legend's picture of a symbol; `letter` is the hidden door's S (never under the
+    drawing's text floor)."""
     if name == "entrance":
         return [
             Poly(((-0.5, 0), (0.25, 0)), width=0.09),
@@ -185,8 +187,8 @@ def legend_icon(name: str) -> list[Primitive]:
     if name == "secret":
         return [
             Poly(((-0.5, 0), (0.5, 0)), width=WALL),
-            Text((0, 0.22), "S", 0.55, True, halo=0.12),
+            Text((0, letter * 0.4), "S", letter, True, halo=0.12),
         ]
     if name in ("stairs", "shaft", "ladder", "chute"):
-        return stair_icon(name, 0, 0, True, 0.85)
+        return stair_icon(name, 0, 0, True)
     return mark(name, 0, 0, 1.3)

@@ -29,7 +29,6 @@ class FoundryExport:
         self.root = f"delve/{writer.target.name}"  # where Foundry finds the folder
         self.names = Names()
         self.documents: list[dict[str, Any]] = []
-        self.notes: list[str] = []
 
     def add(self, kind: str, document: dict[str, Any]) -> None:
         folder = {"JournalEntry": "journals", "RollTable": "tables", "Scene": "scenes"}[kind]
@@ -92,8 +91,8 @@ class FoundryExport:
         self.writer.add(INDEX, json.dumps(index, indent=2, ensure_ascii=False) + "\n")
 
 
-def export_foundry(model: Any, writer: FolderWriter) -> list[str]:
-    """Write a site or region for Foundry; return notes for the referee (e.g. no scenes)."""
+def export_foundry(model: Any, writer: FolderWriter) -> None:
+    """Write a site or region for Foundry."""
     system = system_for(model)
     export = FoundryExport(writer)
     if model.kind == "region":
@@ -101,7 +100,3 @@ def export_foundry(model: Any, writer: FolderWriter) -> list[str]:
     else:
         export.site(model, system)
     export.finish()
-    notes = export.notes
-    if len(notes) > 1:  # a region: one line for all its sites
-        notes = [f"{len(notes)} sites have no floor plan in this version, so no scenes"]
-    return notes

@@ -3,8 +3,11 @@
 Foundry lays a hex grid of its own over the picture, so the picture is drawn to that grid: hexes
 flat-topped with odd columns half a hex lower (Foundry's HEXODDQ, which is also how our XXYY
 labels count), each ``grid.size`` pixels from flat side to flat side (Foundry 13 measures a hex
-grid so). Our columns are shifted by an even number so that odd stays odd, and the scene has no
-padding, so Foundry's cell (column, row) is exactly our hex.
+grid so). On a scene without padding Foundry starts that grid at the picture's top-left corner
+with the even columns' first row cut in half (their centres at y = row x size, the odd columns'
+half a hex lower), so our first row is Foundry's second: the picture keeps half a hex of margin
+above it (and below), and no hex of ours is cut. Our columns are shifted by an even number so
+that odd stays odd.
 
 What the players see: terrain by colour, rivers, roads and trails, the havens they can find on
 any road, and every hex's label. Sites, lairs and landmarks stay off the picture: each hex has a
@@ -48,7 +51,7 @@ class HexLayout:
     """Where every hex sits on the picture, in Foundry's grid."""
 
     size: int  # grid.size
-    cells: dict[str, tuple[int, int]]  # label -> Foundry (column, row)
+    cells: dict[str, tuple[int, int]]  # label -> Foundry's (column, row) of its HEXODDQ grid
     width: int
     height: int
 
@@ -60,7 +63,7 @@ class HexLayout:
         col, row = self.cells[label]
         r = self.radius
         x = col * 1.5 * r + r
-        y = row * self.size + self.size / 2 + (self.size / 2 if col % 2 else 0)
+        y = row * self.size + (self.size / 2 if col % 2 else 0)
         return x, y
 
     def corners(self, label: str) -> list[tuple[float, float]]:
@@ -78,12 +81,14 @@ def layout(region: Region) -> HexLayout:
     min_col = min(c for c, _ in offsets.values())
     shift = min_col - (min_col & 1)  # even: an odd column stays odd, as HEXODDQ needs
     cols = {lab: c - shift for lab, (c, _) in offsets.items()}
-    # Rows of odd-q offsets stay consistent under an even column shift; start them at 0.
+    # Rows of odd-q offsets stay consistent under an even column shift; ours start at Foundry's
+    # row 1, the first whole hex of an even column.
     min_row = min(r for _, r in offsets.values())
-    cells = {lab: (cols[lab], offsets[lab][1] - min_row) for lab in offsets}
+    cells = {lab: (cols[lab], offsets[lab][1] - min_row + 1) for lab in offsets}
     radius = size / SQRT3
     last_col = max(c for c, _ in cells.values())
     width = math.ceil(last_col * 1.5 * radius + 2 * radius)
+    # Half a hex of margin below the last row as well as above the first.
     height = max(
         math.ceil(row * size + size + (size / 2 if col % 2 else 0)) for col, row in cells.values()
     )

@@ -49,6 +49,14 @@ def inline_roll(count: str) -> str:
     return f"[[{formula}]]" if formula else escape_html(count)
 
 
+def monster_link(journal_id: str, page: str | None, who: str) -> str:
+    """The monsters' words as a link to their stat block, or as escaped text without one (a
+    hand-edited document's encounter may name a monster it has no stat block for)."""
+    if page is None:
+        return escape_html(who)
+    return f"@UUID[{page_uuid(journal_id, page)}]{{{escape_html(who)}}}"
+
+
 def site_encounters(
     site: Site, system: System, journal_id: str, monster_pages: dict[str, str]
 ) -> dict:
@@ -59,8 +67,7 @@ def site_encounters(
     for e in site.encounters:
         one = e.count == "1"
         who = e.name if one else plural(site, e.name, 2)
-        page = monster_pages.get(e.name)
-        link = f"@UUID[{page_uuid(journal_id, page)}]{{{escape_html(who)}}}" if page else who
+        link = monster_link(journal_id, monster_pages.get(e.name), who)
         doing = escape_html(agree(one, e.doing))
         description = f"<p>{inline_roll(e.count)} {link}: {doing}.</p>"
         results.append(
@@ -92,8 +99,7 @@ def region_encounters(region: Region, journal_id: str, monster_pages: dict[str, 
         for e in table.entries:
             m = region.bestiary.get(e.monster)
             who = m.plural if m else e.monster
-            page = monster_pages.get(e.monster)
-            link = f"@UUID[{page_uuid(journal_id, page)}]{{{escape_html(who)}}}" if page else who
+            link = monster_link(journal_id, monster_pages.get(e.monster), who)
             parts = [f"{inline_roll(e.count)} {link}: {escape_html(e.doing)}."]
             if e.description:
                 parts.append(escape_html(e.description))

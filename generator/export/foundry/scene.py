@@ -200,30 +200,8 @@ class LevelImage:
 
 
 def _pair(value: Any) -> tuple[float, float]:
-    if hasattr(value, "x") and hasattr(value, "y"):
-        return float(value.x), float(value.y)
     x, y = value
     return float(x), float(y)
-
-
-def _get(obj: Any, *names: str, default: Any = None) -> Any:
-    """The first of `names` the object has: the one place that bends to the plan API's names."""
-    for name in names:
-        if isinstance(obj, dict) and name in obj:
-            return obj[name]
-        if hasattr(obj, name):
-            return getattr(obj, name)
-    return default
-
-
-def door_ends(door: Any) -> tuple[tuple[float, float], tuple[float, float]]:
-    ends = _get(door, "ends", "points", "segment", "line")
-    if ends is not None:
-        a, b = ends
-        return _pair(a), _pair(b)
-    a = _get(door, "a", "start", "p1")
-    b = _get(door, "b", "end", "p2")
-    return _pair(a), _pair(b)
 
 
 def level_scene(
@@ -246,34 +224,32 @@ def level_scene(
     key = f"site/{site.seed}/level/{level}"
     walls = []
     n = 0
-    for line in _get(geometry, "walls", default=[]):
+    for line in geometry.walls:
         points = [at(p) for p in line]
         for (x1, y1), (x2, y2) in zip(points, points[1:], strict=False):
             if (round(x1), round(y1)) != (round(x2), round(y2)):
                 walls.append(wall(f"{key}/wall/{n}", (x1, y1, x2, y2)))
                 n += 1
-    for i, door in enumerate(_get(geometry, "doors", default=[])):
-        a, b = door_ends(door)
-        kind = str(_get(door, "kind", "state", default="door"))
-        how = DOOR_STATES.get(kind, (DOOR_DOOR, DOOR_CLOSED))
+    for i, door in enumerate(geometry.doors):
+        how = DOOR_STATES.get(door.kind, (DOOR_DOOR, DOOR_CLOSED))
         if how is not None:
-            walls.append(wall(f"{key}/door/{i}", (*at(a), *at(b)), *how))
+            walls.append(wall(f"{key}/door/{i}", (*at(door.a), *at(door.b)), *how))
     lights = []
-    for i, lamp in enumerate(_get(geometry, "lights", default=[])):
-        x, y = at(_get(lamp, "at", "position", "centre", "center", default=lamp))
-        radius = float(_get(lamp, "radius", default=3)) * FEET_PER_SQUARE
-        colour = rgb(_get(lamp, "colour", "color"))
-        intensity = float(_get(lamp, "intensity", default=0.5))
-        flicker = bool(_get(lamp, "flicker", default=False))
-        lights.append(light(f"{key}/light/{i}", x, y, radius, colour, intensity, flicker))
-    labels = _get(geometry, "labels", "label_positions", default={}) or {}
+    for i, lamp in enumerate(geometry.lights):
+        x, y = at(lamp.position)
+        radius = float(lamp.radius) * FEET_PER_SQUARE
+        colour = rgb(lamp.color)
+        lights.append(
+            light(f"{key}/light/{i}", x, y, radius, colour, float(lamp.intensity), lamp.flicker)
+        )
+    labels = geometry.labels
     notes = []
     for room in sorted(site.rooms, key=lambda r: r.id):
         if room.level != level or room.id not in room_pages:
             continue
-        spot = labels.get(room.id) if isinstance(labels, dict) else None
+        spot = labels.get(room.id)
         if spot is None:  # a room the plan gives no label place: the middle of its box
-            ox, oy = _pair(_get(geometry, "origin", default=(0, 0)))
+            ox, oy = _pair(geometry.origin)
             spot = (room.x - ox + room.w / 2, room.y - oy + room.h / 2)
         x, y = at(spot)
         notes.append(

@@ -1,0 +1,93 @@
+"""The way in from outside: a short passage from a wall of the entrance room to beyond
+everything drawn on the top level, so the map's arrow comes from outside the plan."""
+
+from __future__ import annotations
+
+from generator.model.site import Room
+from generator.plan.boxes import STEP, Cell
+from generator.plan.level import LevelPlan
+from generator.plan.route import Occupancy, search_out
+
+ENTRY_LENGTH = 2  # squares of passage from the entrance to the outside
+
+
+def way_in(rooms: list[Room], plan: LevelPlan) -> tuple[list[Cell], bool] | None:
+    """The way in from outside: a short passage from the entrance room's wall that faces away
+    from the rest of the level, where nothing else is drawn, and whether it runs clear to
+    beyond everything (None: no entrance, or no way out at all)."""
+    room = next((r for r in rooms if r.entrance), None)
+    if room is None:
+        return None
+    box = plan.boxes[room.id]
+    occ = plan.occupancy or Occupancy(plan.boxes.values())
+    others = [b for b in plan.boxes.values() if b.id != box.id]
+    mx = sum(b.x + b.w / 2 for b in others) / len(others) if others else box.x
+    my = sum(b.y + b.h / 2 for b in others) / len(others) if others else box.y - 1
+    cx, cy = box.x + box.w / 2, box.y + box.h / 2
+    best: tuple[tuple[bool, bool, int, float], list[Cell]] | None = None
+    x0 = min([b.x for b in plan.boxes.values()] + [c[0] for c in occ.corridor])
+    y0 = min([b.y for b in plan.boxes.values()] + [c[1] for c in occ.corridor])
+    x1 = max([b.x + b.w - 1 for b in plan.boxes.values()] + [c[0] for c in occ.corridor])
+    y1 = max([b.y + b.h - 1 for b in plan.boxes.values()] + [c[1] for c in occ.corridor])
+
+    def fits(passage: list[Cell], tier: int) -> bool:
+        if tier == 0:
+            return occ.clear(passage, box.id, box.id)
+        # Crowded: free squares not side by side with a corridor (corner to corner will do),
+        # or at the last just free squares.
+        return all(
+            occ.free(c)
+            and (
+                tier == 2
+                or not any((c[0] + dx, c[1] + dy) in occ.corridor for dx, dy in STEP.values())
+            )
+            for c in passage
+        )
+
+    for strict in (0, 1, 2):
+        for side in "nesw":
+            sx, sy = STEP[side]
+            outward = sx * (cx - mx) + sy * (cy - my)
+            offs = box.doors(side)
+            middle = (offs[0] + offs[-1]) / 2 if offs else 0
+            for off in sorted(offs, key=lambda o: abs(o - middle)):
+                first = box.outside(side, off)
+                passage = [(first[0] + sx * k, first[1] + sy * k) for k in range(ENTRY_LENGTH)]
+                if not fits(passage, strict):
+                    continue
+                # Best of all, the way out runs clear beyond everything drawn: then the
+                # arrow comes from outside the plan, never from the core of the ring.
+                x, y = passage[-1]
+                ray, escapes = 0, False
+                while True:
+                    x, y = x + sx, y + sy
+                    if not (x0 <= x <= x1 and y0 <= y <= y1):
+                        escapes = True
+                        break
+                    if not occ.free((x, y)) or (x, y) in occ.beside or (x, y) in occ.near:
+                        break
+                    ray += 1
+                score = (escapes, outward > 0, min(ray, 8), outward)
+                if best is None or score > best[0]:
+                    best = (score, passage)
+                break
+        if best is not None:
+            break
+    if best is None or not best[0][0]:
+        # No wall faces out: a passage winds out from the room to beyond the plan; where the
+        # room's own corridors wall it in, at the last it crosses one at a crossroads.
+        for cross in (False, True):
+            winding = search_out(box, occ, (x0, y0, x1, y1), cross)
+            if winding is not None:
+                return winding, not cross
+    if best is None:
+        return None
+    return best[1], best[0][0]
+
+
+def store_entrance(rooms: list[Room], plan: LevelPlan, passage: list[Cell]) -> None:
+    """Store the way in on the entrance room and the level's plan."""
+    room = next(r for r in rooms if r.entrance)
+    room.entry = passage
+    plan.entry[room.id] = passage
+    (plan.occupancy or Occupancy(plan.boxes.values())).add_path(passage)

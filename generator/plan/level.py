@@ -1,0 +1,83 @@
+"""A planned level as the planner builds it: its boxes, its routes by connection index, and the
+doorway each way's obstacle stands in. Shared by the ring planner (planner.py) and the rows
+(rows.py)."""
+
+from __future__ import annotations
+
+from generator.engine.rng import Rng
+from generator.model.site import Connection
+from generator.plan.boxes import OPPOSITE, STEP, Box, Cell, side_towards
+from generator.plan.layout import Pin
+from generator.plan.route import Occupancy
+
+LONG_MIN = 8  # a very long corridor is at least this many squares...
+LONG_FACTOR = 2  # ... and at least twice the median of the level's other corridors
+
+
+class Routed:
+    """A corridor's squares and the doorway its obstacle stands in."""
+
+    __slots__ = ("path", "door")
+
+    def __init__(self, path: list[Cell], door: tuple[int, int, str]) -> None:
+        self.path, self.door = path, door
+
+
+class LevelPlan:
+    """A planned level: its boxes, routes by connection index, what is drawn (occupancy), the
+    pins it honoured, whether it stacks under the level above, and the way in by room."""
+
+    __slots__ = ("boxes", "routes", "occupancy", "pins", "stacked", "entry", "fallback")
+
+    def __init__(
+        self,
+        boxes: dict[int, Box],
+        occupancy: Occupancy | None = None,
+        pins: list[Pin] | None = None,
+    ) -> None:
+        self.boxes = boxes
+        self.routes: dict[int, Routed] = {}
+        self.occupancy = occupancy
+        self.pins = pins or []
+        self.stacked = True
+        self.entry: dict[int, list[Cell]] = {}
+        self.fallback = False  # a ring of six that only rows would hold
+
+
+def routed(
+    path: list[Cell],
+    a: int,
+    b: int,
+    boxes: dict[int, Box],
+    conn: Connection,
+    rng: Rng,
+    shared: tuple[int, int, str] | None = None,
+) -> Routed:
+    """A route from room a to room b, turned to run from the connection's `from` room, with
+    the doorway its obstacle stands in (a door at one end, chosen by the plan's stream; for a
+    door in a shared wall, `shared` when the layout chose it)."""
+    if conn.from_room != a:
+        a, b = b, a
+        path = path[::-1]
+    frm, to = boxes[a], boxes[b]
+    if not path and shared is not None:
+        return Routed([], shared)
+    if not path:
+        # A shared wall: the door is in `from`'s wall, facing the `to` room.
+        for side in "nesw":
+            for off in frm.doors(side):
+                if to.contains(frm.outside(side, off)):
+                    x, y = frm.door_cell(side, off)
+                    if door_ok(to, frm.outside(side, off), OPPOSITE[side]):
+                        return Routed([], (x, y, side))
+        raise AssertionError("touching rooms without a doorway")  # the layout prevents it
+    at_to = rng.chance(0.5)
+    box, cell = (to, path[-1]) if at_to else (frm, path[0])
+    side, off = side_towards(box, cell)  # type: ignore[misc]
+    x, y = box.door_cell(side, off)
+    return Routed(path, (x, y, side))
+
+
+def door_ok(box: Box, cell: Cell, side: str) -> bool:
+    got = side_towards(box, (cell[0] + STEP[side][0], cell[1] + STEP[side][1]))
+    return got is not None and got[1] in box.doors(got[0])

@@ -1,0 +1,371 @@
+"""Where a map's words and small symbols go: room numbers, the marks for what a room holds,
+the "to level 2" beside a way between levels, and the entrance's arrow and word.
+
+Everything placed is a box (x0, y0, x1, y1) in squares on the level's picture, kept in a
+`Placed` list so nothing lands on anything placed before it: door symbols and stair symbols
+first, then each room's number and marks, then the stair labels, then the entrance. The list is
+kept on the drawing (`Drawing.placed`), so a test can check that nothing collides.
+"""
+
+from __future__ import annotations
+
+import math
+
+from generator.model.site import Room
+from generator.plan.geometry import LevelGeometry, RoomOutline, Stair
+from generator.render.map_primitives import (
+    BLACK,
+    FONT_W,
+    WALL,
+    Point,
+    Poly,
+    Primitive,
+    Sizes,
+    Text,
+    text_width,
+)
+from generator.render.map_symbols import mark
+
+Box = tuple[float, float, float, float]
+
+MARK_R = 0.3  # a mark's half size, squares, at scale 1
+STAIR_PAD = 0.08  # clear floor kept round a stair label (its halo included) inside its room
+ROCK_PAD = 0.2  # ... and clear of any floor (and so of its walls) when it stands on the rock
+ROCK_COST = 0.7  # squares of distance a label on the rock is worth less than one in its room
+REACH = 3.0  # squares from its symbol a stair label may stand
+HALO = 0.12  # the white outline round a stair label's letters, squares
+
+
+def overlap(a: Box, b: Box) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+class Placed(list):  # type: ignore[type-arg]
+    """What is already on the plan: (what, box) pairs."""
+
+    def free(self, box: Box) -> bool:
+        return not any(overlap(box, b) for _, b in self)
+
+    def put(self, what: str, box: Box) -> None:
+        self.append((what, box))
+
+
+def cells_under(box: Box) -> list[tuple[int, int]]:
+    return [
+        (cx, cy)
+        for cx in range(math.floor(box[0]), math.ceil(box[2]))
+        for cy in range(math.floor(box[1]), math.ceil(box[3]))
+    ]
+
+
+def grow(box: Box, pad: float) -> Box:
+    return (box[0] - pad, box[1] - pad, box[2] + pad, box[3] + pad)
+
+
+def _apart(box: Box, square_box: tuple[int, int, int, int]) -> float:
+    """How far a box lies from a room's box (x, y, w, h), in squares (0 where they meet)."""
+    x, y, w, h = square_box
+    dx = max(x - box[2], box[0] - x - w, 0.0)
+    dy = max(y - box[3], box[1] - y - h, 0.0)
+    return math.hypot(dx, dy)
+
+
+class SquareCount:
+    """How many of a set of squares lie under a box, in constant time (prefix sums over a
+    window of the plan; squares outside the window count as none)."""
+
+    def __init__(self, cells: set[tuple[int, int]], window: tuple[int, int, int, int]) -> None:
+        x0, y0, x1, y1 = window
+        self.x0, self.y0, self.w, self.h = x0, y0, x1 - x0, y1 - y0
+        rows = [[0] * (self.w + 1) for _ in range(self.h + 1)]
+        for cx, cy in cells:
+            if x0 <= cx < x1 and y0 <= cy < y1:
+                rows[cy - y0 + 1][cx - x0 + 1] = 1
+        for j in range(1, self.h + 1):
+            row, above = rows[j], rows[j - 1]
+            run = 0
+            for i in range(1, self.w + 1):
+                run += row[i]
+                row[i] = above[i] + run
+        self.sums = rows
+
+    def under(self, box: Box) -> tuple[int, int]:
+        """(squares of the set, squares in all) under the box."""
+        i0, j0 = math.floor(box[0]) - self.x0, math.floor(box[1]) - self.y0
+        i1, j1 = math.ceil(box[2]) - self.x0, math.ceil(box[3]) - self.y0
+        area = (i1 - i0) * (j1 - j0)
+        i0, j0 = max(0, min(self.w, i0)), max(0, min(self.h, j0))
+        i1, j1 = max(0, min(self.w, i1)), max(0, min(self.h, j1))
+        s = self.sums
+        return s[j1][i1] - s[j0][i1] - s[j1][i0] + s[j0][i0], area
+
+
+# --------------------------------------------------------------------------- room numbers
+
+
+def number_box(at: Point, text: str, size: float) -> Box:
+    """The number's digits (0.73 of an em tall) centred on `at`, with a little to spare."""
+    tw = text_width(text, size, True)
+    return (at[0] - tw / 2, at[1] - size * 0.4, at[0] + tw / 2, at[1] + size * 0.4)
+
+
+def number_size(room: RoomOutline, text: str, sizes: Sizes, text_min: float) -> float:
+    """A room's number, smaller in a room too narrow for it (never below the text floor)."""
+    fit = (room.box[2] - WALL - 0.1) / (len(text) * (FONT_W + 0.12))
+    return max(text_min, min(sizes.number, fit))
+
+
+def marks_of(room: Room) -> list[str]:
+    out = []
+    if room.monsters:
+        out.append("monsters")
+    if room.hoard:
+        out.append("treasure")
+    if room.trap:
+        out.append("trap")
+    if room.feature:
+        out.append("feature")
+    return out
+
+
+def _fits_floor(box: Box, floor: set[tuple[int, int]]) -> bool:
+    return all(c in floor for c in cells_under(box))
+
+
+def _spots(
+    room: RoomOutline, label: Point, others: Placed, count: int, size: float
+) -> tuple[list[Point], float, Point]:
+    """Places for a room's marks, nearest its number: (points, scale, where the number goes).
+
+    The number stays where the plan put it if nothing is there, else it moves to the middle of
+    the nearest floor square that is clear. Whole squares free of everything take the marks
+    first; a room too small for them moves its number to a square of its own to free the rest
+    (a 1 x 2 room holds its number in one square and its marks in the other); then two marks to
+    a square, smaller; at the last one square holds the number with the marks in a row under
+    it."""
+    text = str(room.id)
+    cells = list(room.inner) or sorted(room.cells)
+
+    def clear(at: Point) -> bool:
+        box = number_box(at, text, size)
+        return _fits_floor(grow(box, 0.05), set(room.cells)) and others.free(box)
+
+    def near(p: Point) -> tuple[float, Point]:
+        return ((p[0] - label[0]) ** 2 + (p[1] - label[1]) ** 2, p)
+
+    middles = sorted(((cx + 0.5, cy + 0.5) for cx, cy in cells), key=near)
+    if clear(label):
+        if not count:
+            return [], 1.0, label
+        homes = [label]
+    else:
+        homes = [at for at in middles if clear(at)] or [label]
+        if not count:
+            return [], 1.0, homes[0]
+
+    def spots(at: Point, boxes: list[tuple[Point, Box]]) -> list[Point]:
+        taken = number_box(at, text, size)
+        out = [p for p, box in boxes if not overlap(box, taken)]
+        return sorted(out, key=lambda p: ((p[0] - at[0]) ** 2 + (p[1] - at[1]) ** 2, p))
+
+    whole = [((cx + 0.5, cy + 0.5), (cx + 0.2, cy + 0.2, cx + 0.8, cy + 0.8)) for cx, cy in cells]
+    halves = [
+        ((cx + hx, cy + 0.5), (cx + hx - 0.2, cy + 0.3, cx + hx + 0.2, cy + 0.7))
+        for cx, cy in cells
+        for hx in (0.27, 0.73)
+    ]
+    for boxes, scale in ((whole, 1.0), (halves, 0.65)):
+        boxes = [(p, box) for p, box in boxes if others.free(box)]  # what is placed stays put
+        for at in homes:
+            found = spots(at, boxes)
+            if len(found) >= count:
+                return found[:count], scale, at
+            if at is homes[-1] and homes[0] is label and len(homes) == 1:
+                # The number where the plan put it leaves too little: try the other squares.
+                homes += [m for m in middles if m != label and clear(m)]
+    # One square for all: the number in its upper part, the marks side by side below it.
+    free = [m for m in middles if others.free((m[0] - 0.4, m[1] - 0.4, m[0] + 0.4, m[1] + 0.4))]
+    cx, cy = (free or middles or [label])[0]
+    step = min(0.3, 0.78 / count)
+    row = [(cx + step * (i - (count - 1) / 2), cy + 0.27) for i in range(count)]
+    return row, min(0.45, step / (2 * MARK_R)), (cx, cy - 0.14)
+
+
+def room_contents(
+    out: list[Primitive],
+    geo: LevelGeometry,
+    rooms: dict[int, Room],
+    sizes: Sizes,
+    text_min: float,
+    placed: Placed,
+    used: list[str],
+) -> None:
+    """Every room's number and the marks for its monsters, treasure, trap and feature."""
+    labels = dict(geo.labels)
+    size = {r.id: number_size(r, str(r.id), sizes, text_min) for r in geo.rooms}
+    for room in geo.rooms:
+        if room.id in labels:
+            placed.put(
+                f"number/{room.id}", number_box(labels[room.id], str(room.id), size[room.id])
+            )
+    for room in geo.rooms:
+        if room.id not in labels:
+            continue
+        marks = marks_of(rooms[room.id])
+        mine = (f"number/{room.id}", number_box(labels[room.id], str(room.id), size[room.id]))
+        placed.remove(mine)
+        spots, scale, labels[room.id] = _spots(
+            room, labels[room.id], placed, len(marks), size[room.id]
+        )
+        placed.put(mine[0], number_box(labels[room.id], str(room.id), size[room.id]))
+        for name, (mx, my) in zip(marks, spots, strict=False):
+            out += mark(name, mx, my, scale)
+            if name not in used:
+                used.append(name)
+            r = MARK_R * scale
+            placed.put(f"mark/{room.id}/{name}", (mx - r, my - r, mx + r, my + r))
+    for room in geo.rooms:
+        if room.id in labels:
+            lx, ly = labels[room.id]
+            n = size[room.id]
+            # A thin halo: it clears the grid under the number, never a wall.
+            out.append(Text((lx, ly + n * 0.36), str(room.id), n, True, halo=0.05))
+
+
+# --------------------------------------------------------------------------- ways between levels
+
+
+def stair_label(
+    stair: Stair,
+    geo: LevelGeometry,
+    sizes: Sizes,
+    placed: Placed,
+    floor: set[tuple[int, int]],
+) -> list[Primitive]:
+    """'to level 2' beside a way down, 'from level 1' beside its foot: as near its symbol as
+    it fits, on its room's floor or, a little further off, on the rock outside; never on a
+    wall, another room or a corridor, never on anything placed before it."""
+    text = f"{'to' if stair.leaves else 'from'} level {stair.other_level}"
+    size = sizes.label
+    tw = text_width(text, size)
+    x, y = stair.cell
+    room = next((r for r in geo.rooms if r.id == stair.room), None)
+    inner = set(room.inner) if room is not None else set()
+    others = [r for r in geo.rooms if r is not room]
+    cell = (float(x), float(y), x + 1.0, y + 1.0)
+
+    def box_at(left: float, mid: float) -> Box:
+        # The letters and the white halo round them, which would erase what it covers.
+        return (left - HALO, mid - size * 0.5 - HALO, left + tw + HALO, mid + size * 0.4 + HALO)
+
+    w, h = geo.size
+    best: tuple[float, Box] | None = None
+    # Near first: most labels find their place within a square and a half; the search goes
+    # further only while something further off could still do better.
+    prev = -1.0
+    for reach in (REACH / 2, REACH, 2 * REACH):
+        if best is not None and best[0] <= prev:
+            break
+        rows = round(2 * reach) + 1
+        area = (
+            x - reach - tw - 0.2,
+            y - reach - size,
+            x + 1 + reach + tw + 0.2,
+            y + 1 + reach + size,
+        )
+        near = Placed(p for p in placed if overlap(p[1], area))
+        window = (
+            math.floor(area[0]) - 1,
+            math.floor(area[1]) - 1,
+            math.ceil(area[2]) + 1,
+            math.ceil(area[3]) + 1,
+        )
+        on_floor, in_room = SquareCount(floor, window), SquareCount(inner, window)
+        candidates = []
+        lefts = [x + 1.1 + j * 0.5 for j in range(rows)]  # to the right of the symbol
+        lefts += [x - 0.1 - tw - j * 0.5 for j in range(rows)]  # to its left
+        lefts += [x + 0.5 - tw / 2 + j * 0.5 for j in range(-rows, rows + 1)]  # over, under
+        # How far each left edge lies from the symbol's square, sideways (the gap of a box).
+        across = [(left, max(x - left - tw - HALO, left - HALO - x - 1, 0.0)) for left in lefts]
+        for k in range(-rows, rows + 1):
+            mid = y + 0.5 + k * 0.5
+            down = max(y - mid - size * 0.4 - HALO, mid - size * 0.5 - HALO - y - 1, 0.0)
+            if down > reach:
+                continue
+            for left, side in across:
+                d = math.hypot(side, down)
+                if prev < d <= reach:
+                    box = box_at(left, mid)
+                    if not overlap(box, cell):
+                        candidates.append((d, abs(k), left, box))
+        candidates.sort(key=lambda c: c[:3])
+        for d, _k, _left, box in candidates:
+            if best is not None and d >= best[0]:
+                break  # sorted by distance: nothing further on can do better
+            if box[0] < 0.1 or box[1] < 0.1 or box[2] > w - 0.1 or box[3] > h - 0.1:
+                continue
+            mine, squares = in_room.under(grow(box, STAIR_PAD))
+            if mine == squares:
+                score = d
+            elif on_floor.under(grow(box, ROCK_PAD))[0] == 0:
+                # On the rock, and nearer its own room than any other, so it reads as its own.
+                score = d + ROCK_COST
+                if room is not None and any(
+                    _apart(box, other.box) < _apart(box, room.box) for other in others
+                ):
+                    score += ROCK_COST
+            else:
+                continue
+            if (best is None or score < best[0]) and near.free(box):
+                best = (score, box)
+        prev = reach
+    # Nowhere clear (never seen): beside the symbol, over whatever is there.
+    box = best[1] if best is not None else box_at(x + 1.1, y + 0.5)
+    placed.put(f"stair-label/{stair.connection}", box)
+    left, mid = box[0] + HALO, (box[1] + box[3]) / 2 + size * 0.05
+    return [Text((left, mid + size * 0.3), text, size, False, "start", halo=HALO, italic=True)]
+
+
+# --------------------------------------------------------------------------- the way in
+
+
+def entrance(geo: LevelGeometry, sizes: Sizes, placed: Placed) -> list[Primitive]:
+    """An arrow from outside the plan pointing down the way in, and the word."""
+    from generator.plan.boxes import STEP
+
+    last = geo.entry[-1]
+    sx, sy = STEP[geo.entry_out or geo.entry_side]
+    # The arrow runs towards the room: from beyond the passage's open end to just inside it.
+    ex, ey = last[0] + 0.5 + sx * 0.5, last[1] + 0.5 + sy * 0.5  # the open end
+    tail = (ex + sx * 2.6, ey + sy * 2.6)
+    tip = (ex - sx * 0.15, ey - sy * 0.15)
+    head = 0.38
+    px, py = -sy, sx
+    wing1 = (tip[0] + sx * head + px * head * 0.7, tip[1] + sy * head + py * head * 0.7)
+    wing2 = (tip[0] + sx * head - px * head * 0.7, tip[1] + sy * head - py * head * 0.7)
+    out: list[Primitive] = [
+        Poly((tail, (tip[0] + sx * 0.2, tip[1] + sy * 0.2)), width=0.09),
+        Poly((wing1, tip, wing2), closed=True, fill=BLACK, stroke=BLACK, width=0.04),
+    ]
+    size = sizes.label * 1.05
+    word = "Entrance"
+    tw = text_width(word, size, True)
+    # The word beside the arrow's shaft (right or left of a vertical one, above or below a
+    # level one), on whichever side is clear of everything placed and of the plan's floor.
+    mx, my = (tail[0] + ex) / 2, (tail[1] + ey) / 2
+    if sx == 0:
+        spots = [(mx + 0.35, my), (mx - 0.35 - tw, my)]
+    else:
+        spots = [(mx - tw / 2, my - 0.25 - size * 0.45), (mx - tw / 2, my + 0.25 + size * 0.45)]
+    boxes = [(left, mid - size * 0.5, left + tw, mid + size * 0.45) for left, mid in spots]
+    floor = {c for r in geo.rooms for c in r.cells} | {c for p in geo.corridors for c in p}
+    clear = [
+        b
+        for b in boxes
+        if placed.free(b) and not any(c in floor for c in cells_under(grow(b, 0.1)))
+    ]
+    box = (clear or boxes)[0]
+    mid = (box[1] + box[3]) / 2
+    out.append(Text((box[0], mid + size * 0.35), word, size, True, "start", halo=0.12))
+    placed.put("entrance", box)
+    return out
