@@ -541,10 +541,10 @@ def test_render_of_a_document_without_paths_draws_the_generated_plan(run_cli, tm
     )
     assert run_cli("site", "--seed", "stripped", "-f", "svg", "-o", tmp_path / "b.svg").code == 0
     assert (tmp_path / "a.svg").read_text() == (tmp_path / "b.svg").read_text()
-    # A hand edit: one room moved two squares west, its corridors dropped and routed again.
+    # A hand edit: one room moved two squares, its corridors dropped and routed again. The
+    # room and the way it moves are the first that land clear of every other room and corridor.
     doc = json.loads(run_cli("site", "--seed", "stripped", "-f", "json").out)
-    moved = doc["rooms"][3]
-    moved["map"]["x"] -= 2
+    index, moved = _clear_move(doc)
     for c in doc["connections"]:
         if moved["id"] in (c["from"], c["to"]) and not c.get("at"):
             c.pop("path"), c.pop("door")
@@ -552,5 +552,35 @@ def test_render_of_a_document_without_paths_draws_the_generated_plan(run_cli, tm
     out = tmp_path / "edit-out.json"
     assert run_cli("render", tmp_path / "edit.json", "-f", "json", "-o", out).code == 0
     back = json.loads(out.read_text())
-    assert back["rooms"][3]["map"]["x"] == moved["map"]["x"]
+    assert back["rooms"][index]["map"] == moved["map"]
     assert all(c.get("path") is not None for c in back["connections"] if not c.get("at"))
+
+
+def _clear_move(doc):
+    """The first room of level 1 but the entrance (and shift by two squares) whose moved box,
+    with a square of rock round it, touches no other room and no corridor it is not part of."""
+
+    def squares(m, pad=0):
+        return {
+            (x, y)
+            for x in range(m["x"] - pad, m["x"] + m["w"] + pad)
+            for y in range(m["y"] - pad, m["y"] + m["h"] + pad)
+        }
+
+    rooms = [r for r in doc["rooms"] if r["level"] == 1]
+    for index, room in enumerate(rooms):
+        if room["map"].get("entry"):
+            continue  # the way in from outside is drawn to the room where it stands
+        others = set().union(*(squares(r["map"]) for r in rooms if r is not room))
+        paths = {
+            tuple(sq)
+            for c in doc["connections"]
+            if room["id"] not in (c["from"], c["to"])
+            for sq in c.get("path") or ()
+        }
+        for dx, dy in ((-2, 0), (2, 0), (0, -2), (0, 2)):
+            box = dict(room["map"], x=room["map"]["x"] + dx, y=room["map"]["y"] + dy)
+            if box["x"] >= 1 and box["y"] >= 1 and not squares(box, 1) & (others | paths):
+                room["map"] = box
+                return index, room
+    raise AssertionError("no room of the level can move two squares clear of the rest")

@@ -247,7 +247,51 @@ def stair_label(
     wall, another room or a corridor, never on anything placed before it."""
     text = f"{'to' if stair.leaves else 'from'} level {stair.other_level}"
     size = sizes.label
-    tw = text_width(text, size)
+    # One line where it fits; else the label stacked on two lines ("from" over "level 2"),
+    # which fits a room three squares wide; else, never seen, over whatever is there.
+    for lines in ([text], text.split(" ", 1)):
+        found = _stair_label_box(stair, geo, size, lines, placed, floor)
+        if found is not None:
+            break
+    if found is None:
+        lines = [text]
+        x, y = stair.cell
+        found = _label_box(x + 1.1, y + 0.5, text_width(text, size), size, 1)
+    box = found
+    placed.put(f"stair-label/{stair.connection}", box)
+    left, centre = box[0] + HALO, (box[1] + box[3]) / 2
+    first = centre + size * 0.35 - (len(lines) - 1) * size * LINE / 2
+    return [
+        Text((left, first + j * size * LINE), line, size, False, "start", halo=HALO, italic=True)
+        for j, line in enumerate(lines)
+    ]
+
+
+LINE = 1.0  # a stacked stair label's line spacing, in text sizes
+
+
+def _label_box(left: float, mid: float, tw: float, size: float, lines: int) -> Box:
+    """The letters of a label and the white halo round them, which would erase what it
+    covers; `mid` is the middle of a one-line label, and extra lines grow it both ways."""
+    extra = (lines - 1) * size * LINE / 2
+    return (
+        left - HALO,
+        mid - size * 0.5 - HALO - extra,
+        left + tw + HALO,
+        mid + size * 0.4 + HALO + extra,
+    )
+
+
+def _stair_label_box(
+    stair: Stair,
+    geo: LevelGeometry,
+    size: float,
+    lines: list[str],
+    placed: Placed,
+    floor: set[tuple[int, int]],
+) -> Box | None:
+    """The best clear place for a stair label of these lines, or None."""
+    tw = max(text_width(line, size) for line in lines)
     x, y = stair.cell
     room = next((r for r in geo.rooms if r.id == stair.room), None)
     inner = set(room.inner) if room is not None else set()
@@ -255,8 +299,7 @@ def stair_label(
     cell = (float(x), float(y), x + 1.0, y + 1.0)
 
     def box_at(left: float, mid: float) -> Box:
-        # The letters and the white halo round them, which would erase what it covers.
-        return (left - HALO, mid - size * 0.5 - HALO, left + tw + HALO, mid + size * 0.4 + HALO)
+        return _label_box(left, mid, tw, size, len(lines))
 
     w, h = geo.size
     best: tuple[float, Box] | None = None
@@ -319,11 +362,7 @@ def stair_label(
             if (best is None or score < best[0]) and near.free(box):
                 best = (score, box)
         prev = reach
-    # Nowhere clear (never seen): beside the symbol, over whatever is there.
-    box = best[1] if best is not None else box_at(x + 1.1, y + 0.5)
-    placed.put(f"stair-label/{stair.connection}", box)
-    left, mid = box[0] + HALO, (box[1] + box[3]) / 2 + size * 0.05
-    return [Text((left, mid + size * 0.3), text, size, False, "start", halo=HALO, italic=True)]
+    return best[1] if best is not None else None
 
 
 # --------------------------------------------------------------------------- the way in
