@@ -15,7 +15,7 @@ import time
 
 from generator.build.treasure import POWER_DICE, roll_hoard, roll_weapon
 from generator.engine.rng import Rng
-from generator.engine.tables import TableSet
+from generator.engine.tables import TableSet  # noqa: E402
 
 RUNS = 5
 

@@ -12,7 +12,9 @@ from pathlib import Path
 import pytest
 
 from generator.engine.dice import parse
-from generator.engine.tables import Entry, Table, TableSet, compile_template
+from generator.engine.table import Entry, Table
+from generator.engine.tables import TableSet
+from generator.engine.texts import compile_template
 from generator.export.foundry.rolltable import foundry_formula
 from generator.export.table_export import ranges, to_foundry
 

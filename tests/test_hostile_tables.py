@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 
 from generator.engine.dice import parse
+from generator.engine.refs import MAX_DEPTH
 from generator.engine.rng import Rng
-from generator.engine.tables import MAX_DEPTH, TableSet
+from generator.engine.tables import TableSet
 from generator.errors import DiceError, TableError
 
 

@@ -33,7 +33,8 @@ from generator.engine.dice import parse
 from generator.engine.rng import Rng
 from generator.engine.tables import TableSet
 from generator.errors import DelveError, DocumentError
-from generator.model.region import ATTITUDES, REACTIONS, Region
+from generator.model.faction import ATTITUDES, REACTIONS
+from generator.model.region import Region
 from generator.model.site import Site
 from generator.render.documents import from_dict, render, to_json
 

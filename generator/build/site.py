@@ -29,7 +29,8 @@ from generator.build.monsters import bestiary
 from generator.build.treasure import roll_hoard
 from generator.engine import needs
 from generator.engine.rng import Rng
-from generator.engine.tables import Rolled, Table, TableSet
+from generator.engine.table import Rolled, Table
+from generator.engine.tables import TableSet
 from generator.errors import DelveError, TableError
 from generator.model.limits import MAX_LEVEL
 from generator.model.monster import Monster

@@ -51,7 +51,8 @@ from typing import Any
 
 from generator.engine import needs, words
 from generator.engine.rng import Rng
-from generator.engine.tables import Entry, Table, TableSet
+from generator.engine.table import Entry, Table
+from generator.engine.tables import TableSet
 from generator.errors import DelveError
 from generator.model.limits import MAX_HOARD_CP, MAX_LEVEL
 from generator.model.treasure import FORMS, POWER_DICE, Coins, Hoard, Item, MagicWeapon

@@ -23,7 +23,8 @@ from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from generator.engine.tables import Table, TableSet
+from generator.engine.table import Table
+from generator.engine.tables import TableSet
 from generator.errors import TableError
 
 Check = Callable[[TableSet, Table], list[str]]

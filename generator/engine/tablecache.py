@@ -84,7 +84,8 @@ def _plain(table: Any) -> dict[str, Any]:
 
 def _table(d: dict[str, Any]) -> Any:
     from generator.engine.dice import parse
-    from generator.engine.tables import Entry, Table, entry_templates
+    from generator.engine.table import Entry, Table
+    from generator.engine.texts import entry_templates
 
     entries = []
     for data, line, weight, spans in d["entries"]:

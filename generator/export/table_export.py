@@ -26,7 +26,8 @@ from math import gcd, lcm
 from typing import Any
 
 from generator.engine.rng import Rng
-from generator.engine.tables import Entry, Table, TableSet
+from generator.engine.table import Entry, Table
+from generator.engine.tables import TableSet
 from generator.export.files import FolderWriter
 from generator.export.foundry.docs import dumps, roll_table, table_result
 from generator.export.foundry.rolltable import foundry_formula

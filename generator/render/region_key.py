@@ -12,8 +12,11 @@ from fractions import Fraction
 
 from generator.engine import words
 from generator.engine.hexes import SIDES
+from generator.model.faction import Faction
+from generator.model.haven import Haven
+from generator.model.hex import Hex, Lair
 from generator.model.monster import Monster
-from generator.model.region import Faction, Haven, Hex, Lair, Region
+from generator.model.region import Region
 from generator.model.site import MonsterGroup
 from generator.render import blocks as b
 from generator.render.context import system_for

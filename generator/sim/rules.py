@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from generator.engine.tables import Table, TableSet
+from generator.engine.table import Table
+from generator.engine.tables import TableSet
 from generator.errors import TableError
 
 TACTICS = "sim/tactics"

@@ -9,7 +9,9 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from generator.build.monsters import ARMOUR_CLASSES, DEFENSE_CLASSES, SHIELD_BONUS, brackets
-from generator.engine.tables import Entry, Table, TableSet, Template
+from generator.engine.table import Entry, Table
+from generator.engine.tables import TableSet
+from generator.engine.texts import Template
 from generator.systems.fill import placeholders, where
 from generator.systems.spec import BASE_VARS
 

@@ -14,7 +14,9 @@ from typing import TYPE_CHECKING, Any
 
 from generator.build.monsters import brackets
 from generator.engine import words
-from generator.engine.tables import Entry, Table, TableSet, Template
+from generator.engine.table import Entry, Table
+from generator.engine.tables import TableSet
+from generator.engine.texts import Template
 from generator.errors import DelveError, TableError
 from generator.model.monster import Monster
 from generator.systems.checks import lookup_problems, placeholder_problems

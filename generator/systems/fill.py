@@ -9,7 +9,8 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from generator.engine.tables import Entry, Table, Template, compile_template
+from generator.engine.table import Entry, Table
+from generator.engine.texts import Template, compile_template
 from generator.errors import DelveError
 
 if TYPE_CHECKING:

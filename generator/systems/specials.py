@@ -6,7 +6,8 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from generator.engine.tables import Table, TableSet
+from generator.engine.table import Table
+from generator.engine.tables import TableSet
 from generator.errors import TableError
 from generator.model.monster import Monster
 from generator.systems.fill import where

@@ -81,13 +81,9 @@ from generator.engine.hexes import (
 from generator.engine.rng import Rng
 from generator.engine.tables import TableSet
 from generator.errors import DelveError
+from generator.model.hex import Hex
 from generator.model.limits import MAX_REROLLS
-from generator.model.region import (
-    HEX_MILES,
-    Biome,
-    Hex,
-    Region,
-)
+from generator.model.region import HEX_MILES, Biome, Region
 
 
 def _check_reroll(grid: Grid, reroll: Iterable[str] | Mapping[str, int] | None) -> dict[str, int]:

@@ -11,13 +11,8 @@ from generator.engine.hexes import (
 )
 from generator.engine.rng import Rng
 from generator.engine.tables import TableSet
+from generator.model.faction import EncounterEntry, Faction, Leader, RegionEncounter
 from generator.model.monster import Monster
-from generator.model.region import (
-    EncounterEntry,
-    Faction,
-    Leader,
-    RegionEncounter,
-)
 
 
 def roll_factions(

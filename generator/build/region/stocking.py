@@ -22,16 +22,12 @@ from generator.engine.hexes import (
     Grid,
 )
 from generator.engine.rng import Rng
-from generator.engine.tables import Rolled, TableSet
+from generator.engine.table import Rolled
+from generator.engine.tables import TableSet
 from generator.errors import DelveError
+from generator.model.haven import NPC, Haven, Rumour
+from generator.model.hex import Lair, Landmark
 from generator.model.monster import Monster
-from generator.model.region import (
-    NPC,
-    Haven,
-    Lair,
-    Landmark,
-    Rumour,
-)
 from generator.model.site import MonsterGroup
 
 

@@ -9,14 +9,12 @@ from generator.build.region.rules import BIOMES, STOCKING_KEYS, STOCKING_TABLE, 
 from generator.build.site import themes
 from generator.engine import needs
 from generator.engine.dice import parse
-from generator.engine.tables import Entry, TableSet
+from generator.engine.table import Entry
+from generator.engine.tables import TableSet
 from generator.errors import DiceError, TableError
+from generator.model.faction import ATTITUDES, REACTIONS
+from generator.model.haven import MOODS
 from generator.model.monster import Monster
-from generator.model.region import (
-    ATTITUDES,
-    MOODS,
-    REACTIONS,
-)
 
 # What the region generator needs of its tables (engine/needs.py; `delve tables check`). The
 # checks that reach across tables (a biome's neighbours, its landmark and encounter tables, the

@@ -18,10 +18,7 @@ from generator.engine.hexes import (
 from generator.engine.rng import Rng
 from generator.engine.tables import TableSet
 from generator.errors import DelveError
-from generator.model.region import (
-    River,
-    Road,
-)
+from generator.model.region import River, Road
 
 
 def parse_size(text: str) -> tuple[int, int]:

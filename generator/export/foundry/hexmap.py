@@ -23,7 +23,8 @@ from functools import lru_cache
 from typing import Any
 
 from generator.engine.hexes import to_offset
-from generator.model.region import Hex, Region
+from generator.model.hex import Hex
+from generator.model.region import Region
 
 SQRT3 = math.sqrt(3)
 RIVER = (47, 109, 181)
