@@ -16,57 +16,23 @@ import math
 from xml.sax.saxutils import escape
 
 from generator.engine import words
-from generator.engine.hexes import DIRECTIONS, SIDES, center, parse_label
+from generator.engine.hexes import DIRECTIONS, center, parse_label
 from generator.model.region import Region
-
-FONT = "DejaVu Sans, Helvetica, Arial, sans-serif"
-MARGIN = 24
-TITLE_H = 54
-INK = "#1e1e1e"
-RIVER = "#2f6db5"
-ROAD = "#5b3a1c"
-
-# Terrain symbols, drawn for a hex of circumradius 32 and scaled; few strokes each.
-SYMBOLS = {
-    "grass": '<path d="M-8,4 l1.5,-5 l1.5,5 M-1.5,4 l1.5,-6 l1.5,6 M5,4 l1.5,-5 l1.5,5"/>',
-    "field": '<path d="M-8,-3 h16 M-8,1 h16 M-8,5 h16" stroke-dasharray="3 1.5"/>',
-    "tree": '<circle cx="0" cy="-2" r="4.5"/><path d="M0,2.5 v5"/>',
-    "trees": '<path d="M-9,5 l3.5,-10 l3.5,10 z M-2,5 l3.5,-11 l3.5,11 z M5,5 l2.5,-8 l2.5,8 z" '
-    'class="solid"/>',
-    "hill": '<path d="M-9,5 q4.5,-9 9,0 M-1,5 q4.5,-8 9,0"/>',
-    "mountain": '<path d="M-10,6 L-3,-7 L4,6 Z M1,6 L6,-2 L11,6" class="solid"/>',
-    "marsh": '<path d="M-8,5 h16 M-5,1.5 h10 M-2,5 v-7 M1,5 v-8 M4,5 v-6"/>',
-    "dune": '<path d="M-9,3 q4,-6 9,-1 q4,4 9,-1 M-6,7 q3,-3 7,0"/>',
-    "wave": '<path d="M-9,-2 q2.25,-3 4.5,0 t4.5,0 t4.5,0 t4.5,0 M-9,4 q2.25,-3 4.5,0 t4.5,0 '
-    't4.5,0 t4.5,0"/>',
-    "heath": '<path d="M-7,-2 l3,3 m0,-3 l-3,3 M1,-4 l3,3 m0,-3 l-3,3 M-2,3 l3,3 m0,-3 l-3,3 '
-    'M5,2 l3,3 m0,-3 l-3,3"/>',
-}
-
-# Stocking icons on a white disc (radius 8 at size 32).
-ICONS = {
-    "start": '<circle r="9" class="disc"/><circle r="7.5" class="ring"/>'
-    '<path d="M-5,0.5 L0,-4.5 L5,0.5 V5 H-5 Z" class="open"/>'
-    '<path d="M-1.3,5 v-3 h2.6 v3" class="open"/>',
-    "haven": '<circle r="8" class="disc"/><path d="M-5.5,0.5 L0,-5 L5.5,0.5 V5.5 H-5.5 Z" '
-    'class="open"/><path d="M-1.5,5.5 v-3.5 h3 v3.5" class="open"/>',
-    "site": '<circle r="8" class="disc"/><path d="M-4.5,6 V-3.5 H-2.5 V-6 H-0.8 V-3.5 H0.8 '
-    'V-6 H2.5 V-3.5 H4.5 V6 Z" class="ink"/><path d="M-1.3,6 v-3 a1.3,1.3 0 0 1 2.6,0 v3" '
-    'fill="#fff"/>',
-    "lair": '<circle r="8" class="disc"/><path d="M-6.5,5 A6.5,7 0 0 1 6.5,5 Z" class="ink"/>'
-    '<path d="M-3.5,-1 l1.5,3 l1.5,-3 M0.5,-1 l1.5,3 l1.5,-3" fill="#fff"/>',
-    "landmark": '<circle r="8" class="disc"/><path d="M0,-6.5 L1.9,-2 L6.5,-2 L2.8,1.2 '
-    'L4.2,6 L0,3.2 L-4.2,6 L-2.8,1.2 L-6.5,-2 L-1.9,-2 Z" class="open"/>',
-    "faction": '<path d="M0,6 V-6" class="pole"/><path d="M0.5,-6 L8,-3.5 L0.5,-1 Z" class="ink"/>',
-}
-ICON_NAMES = {
-    "start": "starting haven",
-    "haven": "safe haven",
-    "site": "adventure site",
-    "lair": "monster lair",
-    "landmark": "landmark",
-    "faction": "faction base",
-}
+from generator.render.region_legend import compass, draw_legend, legend_lines, scale_bar
+from generator.render.region_symbols import (
+    FONT,
+    ICONS,
+    INK,
+    MARGIN,
+    RIVER,
+    ROAD,
+    SYMBOLS,
+    TITLE_H,
+    biome_fill,
+    fmt,
+    hex_path,
+    wavy,
+)
 
 
 def _size(count: int) -> float:
@@ -80,38 +46,6 @@ def _size(count: int) -> float:
     if count <= 400:
         return 26.0
     return 18.0
-
-
-def _f(v: float) -> str:
-    text = f"{v:.1f}"
-    return text[:-2] if text.endswith(".0") else text
-
-
-def _hex_path(s: float) -> str:
-    pts = [
-        (s * math.cos(math.radians(60 * i)), s * math.sin(math.radians(60 * i))) for i in range(6)
-    ]
-    return "M" + " L".join(f"{_f(x)},{_f(y)}" for x, y in pts) + " Z"
-
-
-def _wavy(points: list[tuple[float, float]], amp: float) -> str:
-    """A path through the points that wiggles across each leg (two waves per hex)."""
-    if len(points) < 2:
-        return ""
-    out = [f"M{_f(points[0][0])},{_f(points[0][1])}"]
-    for (x1, y1), (x2, y2) in zip(points, points[1:], strict=False):
-        dx, dy = x2 - x1, y2 - y1
-        length = math.hypot(dx, dy) or 1.0
-        nx, ny = -dy / length, dx / length
-        quarter = [(x1 + dx * t, y1 + dy * t) for t in (0.25, 0.5, 0.75, 1.0)]
-        # Two quadratic curves per leg, bending to alternate sides.
-        c1 = (x1 + dx * 0.125 + nx * amp, y1 + dy * 0.125 + ny * amp)
-        c2 = (x1 + dx * 0.375 - nx * amp, y1 + dy * 0.375 - ny * amp)
-        c3 = (x1 + dx * 0.625 + nx * amp, y1 + dy * 0.625 + ny * amp)
-        c4 = (x1 + dx * 0.875 - nx * amp, y1 + dy * 0.875 - ny * amp)
-        for c, p in zip((c1, c2, c3, c4), quarter, strict=True):
-            out.append(f"Q{_f(c[0])},{_f(c[1])} {_f(p[0])},{_f(p[1])}")
-    return " ".join(out)
 
 
 def _off_map(
@@ -135,15 +69,7 @@ def _off_map(
 
 
 def _line(points: list[tuple[float, float]]) -> str:
-    return " ".join(f"{_f(x)},{_f(y)}" for x, y in points)
-
-
-def _days(days: float) -> str:
-    if days == int(days):
-        n = int(days)
-        return words.count(n, "day")
-    thirds = round(days * 3)
-    return f"{thirds}/3 day"
+    return " ".join(f"{fmt(x)},{fmt(y)}" for x, y in points)
 
 
 Window = tuple[int, int, int, int]  # first and last column, first and last row (0-based)
@@ -272,7 +198,7 @@ def _layout(
         lay = _Layout(region, fit, window, g, legend)
         legend_h = 0.0
         if window is None and legend:
-            _, legend_h = _legend(region, 0, 0, (lay.width - 2 * MARGIN) / g, lay.s, g=g)
+            _, legend_h = draw_legend(region, 0, 0, (lay.width - 2 * MARGIN) / g, lay.s, g=g)
             legend_h *= g
         elif window is None:
             legend_h = STRIP_H * g
@@ -310,7 +236,7 @@ def region_svg(
     at = lay.at
     width, height, g = lay.width, lay.height, lay.g
     biomes = region.biomes
-    font = _f(lay.label_font)
+    font = fmt(lay.label_font)
     river = INK if mono else RIVER
     road = INK if mono else ROAD
     css = [
@@ -327,22 +253,22 @@ def region_svg(
         f".ink{{fill:{INK};stroke:none}}",
         f".pole{{stroke:{INK};stroke-width:1.4}}",
         ".grid{fill:none;stroke:#555;stroke-width:.6;stroke-opacity:.7}",
-        f".river{{fill:none;stroke:{river};stroke-width:{_f(0.17 * s)};stroke-linecap:round;"
+        f".river{{fill:none;stroke:{river};stroke-width:{fmt(0.17 * s)};stroke-linecap:round;"
         "stroke-linejoin:round}",
-        f".road{{fill:none;stroke:{road};stroke-width:{_f(max(1.6, 0.085 * s))};"
-        f"stroke-dasharray:{_f(0.38 * s)} {_f(0.2 * s)}}}",
-        f".trail{{fill:none;stroke:{road};stroke-width:{_f(max(1.8, 0.1 * s))};"
-        f"stroke-linecap:round;stroke-dasharray:0.1 {_f(0.2 * s)}}}",
+        f".road{{fill:none;stroke:{road};stroke-width:{fmt(max(1.6, 0.085 * s))};"
+        f"stroke-dasharray:{fmt(0.38 * s)} {fmt(0.2 * s)}}}",
+        f".trail{{fill:none;stroke:{road};stroke-width:{fmt(max(1.8, 0.1 * s))};"
+        f"stroke-linecap:round;stroke-dasharray:0.1 {fmt(0.2 * s)}}}",
     ]
     for key, b in biomes.items():
-        css.append(f".b-{key}{{fill:{_fill(b, mono)}}}")
+        css.append(f".b-{key}{{fill:{biome_fill(b, mono)}}}")
     out = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{_f(width)}" height="{_f(height)}" '
-        f'viewBox="0 0 {_f(width)} {_f(height)}">',
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{fmt(width)}" height="{fmt(height)}" '
+        f'viewBox="0 0 {fmt(width)} {fmt(height)}">',
         f"<title>{escape(region.name)}</title>",
         "<style>" + "".join(css) + "</style>",
         "<defs>",
-        f'<path id="hx" d="{_hex_path(s)}"/>',
+        f'<path id="hx" d="{hex_path(s)}"/>',
     ]
     for key, b in biomes.items():
         out.append(
@@ -353,15 +279,15 @@ def region_svg(
         out.append(f'<g id="i-{key}" transform="scale({k:.3g})">{body}</g>')
     if window is not None:  # a sheet: rivers and roads stop at its edge
         out.append(
-            f'<clipPath id="frame"><rect width="{_f(width)}" height="{_f(height)}"/></clipPath>'
+            f'<clipPath id="frame"><rect width="{fmt(width)}" height="{fmt(height)}"/></clipPath>'
         )
     out.append("</defs>")
-    out.append(f'<rect width="{_f(width)}" height="{_f(height)}" fill="#fff"/>')
+    out.append(f'<rect width="{fmt(width)}" height="{fmt(height)}" fill="#fff"/>')
     if lay.titled:
         out.append(
             f'<g transform="scale({g:.4g})">'
-            f'<text x="{_f(MARGIN / g)}" y="30" font-size="20" font-weight="bold">'
-            f'{escape(lay.title)}</text><text x="{_f(MARGIN / g)}" y="46" font-size="11">'
+            f'<text x="{fmt(MARGIN / g)}" y="30" font-size="20" font-weight="bold">'
+            f'{escape(lay.title)}</text><text x="{fmt(MARGIN / g)}" y="46" font-size="11">'
             f"{escape(lay.sub)}</text></g>"
         )
     out.append('<g clip-path="url(#frame)">' if window is not None else "<g>")
@@ -369,18 +295,18 @@ def region_svg(
     out.append('<g class="terrain">')
     for h in lay.hexes:
         x, y = at(h.label)
-        out.append(f'<use href="#hx" x="{_f(x)}" y="{_f(y)}" class="b-{h.terrain}"/>')
+        out.append(f'<use href="#hx" x="{fmt(x)}" y="{fmt(y)}" class="b-{h.terrain}"/>')
     out.append("</g>")
     # Terrain by symbol, low in the hex.
     out.append("<g>")
     for h in lay.hexes:
         x, y = at(h.label)
-        out.append(f'<use href="#s-{h.terrain}" x="{_f(x - 0.38 * s)}" y="{_f(y + 0.36 * s)}"/>')
+        out.append(f'<use href="#s-{h.terrain}" x="{fmt(x - 0.38 * s)}" y="{fmt(y + 0.36 * s)}"/>')
     out.append("</g>")
     out.append('<g class="grid">')
     for h in lay.hexes:
         x, y = at(h.label)
-        out.append(f'<use href="#hx" x="{_f(x)}" y="{_f(y)}"/>')
+        out.append(f'<use href="#hx" x="{fmt(x)}" y="{fmt(y)}"/>')
     out.append("</g>")
     where = {(h.q, h.r): h for h in region.hexes}
     by_label = {h.label: h for h in region.hexes}
@@ -392,7 +318,7 @@ def region_svg(
         if river.path[-1] not in joined and (biome is None or biome.passable):
             pts += _off_map(where, last, pts, s)
         out.append(
-            f'<path class="river" d="{_wavy(pts, 0.09 * s)}"><title>{escape(river.name)}</title>'
+            f'<path class="river" d="{wavy(pts, 0.09 * s)}"><title>{escape(river.name)}</title>'
             "</path>"
         )
     for road in region.roads:
@@ -401,13 +327,13 @@ def region_svg(
     bases = {fa.base for fa in region.factions}
     for h in lay.hexes:
         x, y = at(h.label)
-        out.append(f'<use href="#i-{h.stocking}" x="{_f(x + 0.3 * s)}" y="{_f(y + 0.12 * s)}"/>')
+        out.append(f'<use href="#i-{h.stocking}" x="{fmt(x + 0.3 * s)}" y="{fmt(y + 0.12 * s)}"/>')
         if h.label in bases:
-            out.append(f'<use href="#i-faction" x="{_f(x - 0.52 * s)}" y="{_f(y - 0.3 * s)}"/>')
+            out.append(f'<use href="#i-faction" x="{fmt(x - 0.52 * s)}" y="{fmt(y - 0.3 * s)}"/>')
     if lay.labels:
         for h in lay.hexes:
             x, y = at(h.label)
-            xy = f'x="{_f(x)}" y="{_f(y - 0.56 * s)}"'
+            xy = f'x="{fmt(x)}" y="{fmt(y - 0.56 * s)}"'
             out.append(
                 f'<text class="halo" {xy}>{h.label}</text><text class="lab" {xy}>{h.label}</text>'
             )
@@ -415,12 +341,12 @@ def region_svg(
     if window is None:
         inner = (width - 2 * MARGIN) / g
         if legend:
-            parts, _ = _legend(region, 0, 0, inner, s, mono, g)
+            parts, _ = draw_legend(region, 0, 0, inner, s, mono, g)
         else:
-            bar, _ = _scale_bar(region, s, g, room=inner - 150, below=True)
+            bar, _ = scale_bar(region, s, g, room=inner - 150, below=True)
             parts = ['<g transform="translate(8,12)">', *bar, "</g>"]
-            parts += _compass(inner - 60, 52)
-        out.append(f'<g transform="translate({_f(MARGIN)},{_f(lay.legend_y)}) scale({g:.4g})">')
+            parts += compass(inner - 60, 52)
+        out.append(f'<g transform="translate({fmt(MARGIN)},{fmt(lay.legend_y)}) scale({g:.4g})">')
         out += parts
         out.append("</g>")
     out.append("</svg>")
@@ -442,83 +368,6 @@ def _titles(region: Region, window: Window | None) -> tuple[str, str]:
     return title, f"Each hex is {region.hex_miles} miles across; the legend is on the whole map."
 
 
-def _fill(biome: object, mono: bool) -> str:
-    """A biome's colour; in mono, white land and light grey water (the symbols tell them
-    apart), so a photocopy of the map reads like the original."""
-    if not mono:
-        return str(biome.color)  # type: ignore[attr-defined]
-    return "#fff" if biome.passable else "#dcdcdc"  # type: ignore[attr-defined]
-
-
-def _legend(
-    region: Region, x0: float, y0: float, width: float, s: float, mono: bool = False, g: float = 1
-) -> tuple[list[str], float]:
-    """Legend, scale bar and compass for hexes of circumradius `s`, to be drawn `g` times its
-    size (the scale bar is divided by `g`, so it still measures the map); the SVG and its
-    height."""
-    out = [f'<g transform="translate({_f(x0)},{_f(y0)})">']
-    out.append(
-        f'<rect x="0" y="0" width="{_f(width)}" height="@H@" fill="#fff" stroke="{INK}" '
-        'stroke-width="1"/>'
-    )
-    col_w = 200.0
-    cols = max(1, int((width - 190) // col_w))
-    items = _items(region, s, mono)
-    out.append('<text x="12" y="20" font-size="12" font-weight="bold">Legend</text>')
-    for n, (icon, text) in enumerate(items):
-        col, row = n % cols, n // cols
-        x, y = 26 + col * col_w, 42 + row * 26
-        out.append(f'<g transform="translate({_f(x)},{_f(y)})">{icon}</g>')
-        out.append(f'<text x="{_f(x + 20)}" y="{_f(y + 4)}" font-size="11">{escape(text)}</text>')
-    rows = (len(items) + cols - 1) // cols
-    body_h = 42 + rows * 26
-    bar, _ = _scale_bar(region, s, g)
-    out.append(f'<g transform="translate(26,{_f(body_h + 10)})">')
-    out += bar
-    out.append("</g>")
-    height = max(body_h + 40, 170.0)
-    out += _compass(width - 95, 85)
-    out.append("</g>")
-    out[1] = out[1].replace("@H@", _f(height))
-    return out, height
-
-
-def _items(region: Region, s: float, mono: bool) -> list[tuple[str, str]]:
-    """The legend's lines: (drawing around (0, 0), about 24 units wide; what it means). Icons
-    are <use> of the map's own definitions."""
-    items: list[tuple[str, str]] = []
-    terrain_days = {}
-    for h in region.hexes:
-        terrain_days.setdefault(h.terrain, h.travel_days)
-    hs = 11.0
-    hexpath = _hex_path(hs)
-    for key, b in region.biomes.items():
-        days = _days(terrain_days.get(key, 1))
-        note = "" if b.passable else ", by boat"
-        swatch = (
-            f'<path d="{hexpath}" fill="{_fill(b, mono)}" stroke="#555" stroke-width=".6"/>'
-            f'<g class="sym" transform="scale(0.6)">{SYMBOLS.get(b.symbol, "")}</g>'
-        )
-        items.append((swatch, f"{b.name} ({days}{note})"))
-    used = {h.stocking for h in region.hexes}
-    # Map icons are drawn to the hex size; the legend shows them at the campaign-map size.
-    icon = f"scale({_f(34.0 / s)})"
-    for key in ("start", "haven", "site", "lair", "landmark"):
-        if key in used:
-            items.append((f'<use href="#i-{key}" transform="{icon}"/>', ICON_NAMES[key]))
-    if region.factions:
-        items.append((f'<use href="#i-faction" transform="{icon}"/>', ICON_NAMES["faction"]))
-    river_d = _wavy([(-12.0, 0.0), (12.0, 0.0)], 2.0)
-    items.append((f'<path class="river" d="{river_d}" style="stroke-width:4"/>', "river"))
-    items.append(
-        ('<polyline class="road" points="-12,0 12,0" style="stroke-dasharray:6 3"/>', "road")
-    )
-    items.append(
-        ('<polyline class="trail" points="-12,0 12,0" style="stroke-dasharray:0.1 4.5"/>', "trail")
-    )
-    return items
-
-
 def legend_items(region: Region, mono: bool | None = None) -> list[tuple[str, str]]:
     """The legend as (a small SVG of its own, what it means), for a booklet to print beside the
     map in its own type: each SVG carries the map's styles and definitions it uses."""
@@ -530,84 +379,10 @@ def legend_items(region: Region, mono: bool | None = None) -> list[tuple[str, st
     style = full[full.index("<style>") : full.index("</style>") + len("</style>")]
     defs = full[full.index("<defs>") : full.index("</defs>") + len("</defs>")]
     out = []
-    for drawing, text in _items(region, _size(len(region.hexes)), mono):
+    for drawing, text in legend_lines(region, _size(len(region.hexes)), mono):
         svg = (
             '<svg xmlns="http://www.w3.org/2000/svg" viewBox="-14 -12 28 24" width="28" '
             f'height="24">{style}{defs}{drawing}</svg>'
         )
         out.append((svg, text))
-    return out
-
-
-def _scale_bar(
-    region: Region, s: float, g: float, room: float = 1e9, below: bool = False
-) -> tuple[list[str], float]:
-    """Up to three hexes' width (at most `room` long), ticked at every hex (centre to centre
-    across a side), with its miles beside it (or `below`); drawn `g` times its text size, its
-    length divided by `g` so it measures the map."""
-    out: list[str] = []
-    px_per_hex = math.sqrt(3) * s / g
-    spans = 3 if px_per_hex < 80 else 2  # big hexes: two spans keep the bar in the box
-    spans = max(1, min(spans, int(room // px_per_hex)))
-    miles = region.hex_miles
-    day = "a day" if miles == 18 else "a third of a day"
-    if below:
-        # Small hexes: a tick every few hexes, so the figures under it never run together.
-        every = max(1, math.ceil(34 / px_per_hex))
-        step = every * px_per_hex
-        spans = max(1, min(3, int(room // step)))
-        for i in range(spans):
-            fill = INK if i % 2 == 0 else "#fff"
-            out.append(
-                f'<rect x="{_f(i * step)}" y="0" width="{_f(step)}" height="6" '
-                f'fill="{fill}" stroke="{INK}" stroke-width="1"/>'
-            )
-        for i in range(spans + 1):
-            out.append(
-                f'<text x="{_f(i * step)}" y="20" font-size="10" text-anchor="middle">'
-                f"{i * every * miles}{' miles' if i == spans else ''}</text>"
-            )
-        out.append(
-            f'<text x="0" y="40" font-size="11">One hex is {miles} miles,</text>'
-            f'<text x="0" y="54" font-size="11">{day} on good ground.</text>'
-        )
-        return out, 60.0
-    for i in range(spans):
-        fill = INK if i % 2 == 0 else "#fff"
-        out.append(
-            f'<rect x="{_f(i * px_per_hex)}" y="0" width="{_f(px_per_hex)}" height="6" '
-            f'fill="{fill}" stroke="{INK}" stroke-width="1"/>'
-        )
-    for i in range(spans + 1):
-        out.append(
-            f'<text x="{_f(i * px_per_hex)}" y="20" font-size="10" text-anchor="middle">'
-            f"{i * miles}</text>"
-        )
-    out.append(
-        f'<text x="{_f(spans * px_per_hex + 14)}" y="7" font-size="11">miles (one hex = {miles} '
-        f"miles, {'a day' if miles == 18 else 'a third of a day'} on good ground)</text>"
-    )
-    return out, 24.0
-
-
-def _compass(cx: float, cy: float) -> list[str]:
-    """The d6 hex-side compass: 1 N, then clockwise (FMC Basic, Wandering)."""
-    r = 30.0
-    out = [f'<g transform="translate({_f(cx)},{_f(cy)})">']
-    out.append(f'<path d="{_hex_path(r)}" fill="#fff" stroke="{INK}" stroke-width="1.5"/>')
-    apothem = r * math.sqrt(3) / 2
-    for i, side in enumerate(SIDES):
-        angle = math.radians(-90 + 60 * i)
-        tx, ty = math.cos(angle) * (apothem - 9), math.sin(angle) * (apothem - 9)
-        lx, ly = math.cos(angle) * (apothem + 10), math.sin(angle) * (apothem + 10)
-        out.append(
-            f'<text x="{_f(tx)}" y="{_f(ty + 4)}" font-size="12" font-weight="bold" '
-            f'text-anchor="middle">{i + 1}</text>'
-            f'<text x="{_f(lx)}" y="{_f(ly + 3.5)}" font-size="9" text-anchor="middle">'
-            f"{side}</text>"
-        )
-    out.append(
-        '<text x="0" y="68" font-size="10" text-anchor="middle">d6: the side to wander</text>'
-    )
-    out.append("</g>")
     return out
