@@ -118,6 +118,36 @@ def check_links(docs: dict[str, list[dict]]) -> None:
             for target, _shown in uuid_links(result["description"]):
                 _, entry, _, page = target.split(".")
                 assert page in entries[entry], target
+    check_no_orphan_pages(docs)
+
+
+def check_no_orphan_pages(docs: dict[str, list[dict]]) -> None:
+    """Every page but an entry's first (its overview) is linked from another page of the
+    export, and so is every entry but the first (the site's or region's own): a page nothing
+    links to is one the referee never finds, and the sign of a link gone to a namesake."""
+    pages: set[tuple[str, str]] = set()
+    entries: set[str] = set()
+    for entry in docs["JournalEntry"]:
+        for page in entry["pages"]:
+            for target, _shown in uuid_links(page["text"]["content"]):
+                parts = target.split(".")
+                if target.startswith(".") and parts[1] != page["_id"]:
+                    pages.add((entry["_id"], parts[1]))
+                elif parts[0] == "JournalEntry" and parts[1] != entry["_id"]:
+                    entries.add(parts[1])
+                    if len(parts) == 4:
+                        pages.add((parts[1], parts[3]))
+    for entry in docs["JournalEntry"]:
+        orphans = [p["name"] for p in entry["pages"][1:] if (entry["_id"], p["_id"]) not in pages]
+        assert not orphans, f"{entry['name']}: pages no other page links to: {orphans[:5]}"
+    kinds = {e["_id"]: e["flags"]["delve"]["kind"] for e in docs["JournalEntry"]}
+    top = "region" if "region" in kinds.values() else "site"
+    alone = [
+        e["name"]
+        for e in docs["JournalEntry"]
+        if kinds[e["_id"]] != top and e["_id"] not in entries
+    ]
+    assert not alone, f"entries no other entry links to: {alone[:5]}"
 
 
 @pytest.fixture
@@ -402,3 +432,36 @@ def test_render_of_a_saved_site_makes_the_same_foundry_folder(run_cli, tmp_path)
     for rel in files:
         assert (a / rel).read_bytes() == (b / rel).read_bytes(), rel
     validate_folder(a)
+
+
+def test_namesakes_each_link_their_own_page(builtin_tables, tmp_path):
+    """Two havens, two sites (and three people) of one name: each hex's page links its own
+    haven's page and its own site's journal, and nothing is left unlinked."""
+    from test_export_vault import namesake_region
+
+    from generator.export.files import FolderWriter
+    from generator.export.foundry import export_foundry
+
+    region = namesake_region(builtin_tables)
+    writer = FolderWriter(tmp_path / "f")
+    export_foundry(region, writer)
+    writer.commit()
+    docs = validate_folder(tmp_path / "f")
+    check_links(docs)  # and no orphan pages
+    (rj,) = [e for e in docs["JournalEntry"] if e["flags"]["delve"]["kind"] == "region"]
+    page_of = {p["_id"]: p["flags"]["delve"]["page"] for p in rj["pages"]}
+    seed_of = {e["_id"]: e["flags"]["delve"]["seed"] for e in docs["JournalEntry"]}
+    checked = {"haven": 0, "site": 0}
+    for page in rj["pages"]:
+        kind, _, label = page["flags"]["delve"]["page"].partition("/")
+        if kind != "hex":
+            continue
+        for target, _shown in uuid_links(page["text"]["content"]):
+            parts = target.split(".")
+            if target.startswith(".") and page_of[parts[1]].startswith("haven/"):
+                assert page_of[parts[1]] == f"haven/{label}", (page["name"], target)
+                checked["haven"] += 1
+            elif parts[0] == "JournalEntry":
+                assert f"/hex/{label}/" in seed_of[parts[1]], (page["name"], target)
+                checked["site"] += 1
+    assert all(checked.values()), checked

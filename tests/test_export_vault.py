@@ -46,10 +46,21 @@ def front_matter(text: str) -> tuple[dict, str]:
 
 
 def check_vault(vault: Path) -> dict[str, str]:
-    """The invariants every vault keeps; returns its notes."""
+    """The invariants every vault keeps; returns its notes.
+
+    Every note but the index (the site's or region's note at the root) is linked from some
+    other note: a note nothing links to is one a referee never finds, and the sign of a link
+    that went to a namesake instead."""
     found = notes(vault)
     files = {p.relative_to(vault).as_posix() for p in vault.rglob("*") if p.is_file()}
     assert found
+    linked_to: set[str] = set()
+    for path, text in found.items():
+        linked_to |= {f"{t}.md" for embed, t, _s in links(text) if not embed and f"{t}.md" != path}
+    indexes = [p for p in found if "/" not in p]
+    assert len(indexes) == 1, indexes
+    orphans = sorted(set(found) - linked_to - set(indexes))
+    assert not orphans, f"notes no other note links to: {orphans[:5]}"
     for path, text in found.items():
         meta, body = front_matter(text)
         assert {"kind", "seed", "tags"} <= set(meta), path
@@ -283,3 +294,126 @@ def test_any_site_makes_a_vault_whose_links_resolve(
         export_vault(site, writer)
     writer.commit()
     check_vault(target)
+
+
+# --------------------------------------------------------------------------- namesakes
+
+
+def namesake_region(tables):
+    """A region where things share names, as generated regions sometimes do (two Nicos, two
+    havens called The Wandering Goose): two havens of one name, three people of one name (two
+    of them in one haven, one a faction's leader), two sites of one name and two lairs' magic
+    items of one name."""
+    from generator.build.region import generate_region
+
+    region = generate_region(tables, Rng("twins"), radius=2)
+    havens = [h.haven for h in region.hexes if h.haven]
+    crowded = next(hv for hv in havens if len(hv.npcs) >= 2)
+    other = next(hv for hv in havens if hv is not crowded)
+    sites = [h.site for h in region.hexes if h.site]
+    hoards = [
+        h.lair.hoard
+        for h in region.hexes
+        if h.lair and h.lair.form == "room" and h.lair.hoard and magic_in(h.lair.hoard)
+    ]
+    assert len(havens) >= 2 and len(sites) >= 2 and len(hoards) >= 2, "pick another seed"
+    other.name = crowded.name
+    name = crowded.npcs[0].name
+    crowded.npcs[1].name = other.npcs[0].name = region.factions[0].leader.name = name
+    sites[1].name = sites[0].name
+    for hoard in hoards[:2]:
+        name_item(magic_in(hoard)[0], "Arcane focus (1 energy)")
+    return region
+
+
+def magic_in(hoard):
+    return [i for i in hoard.items if i.magic]
+
+
+def name_item(item, name):
+    if item.weapon is not None:
+        item.weapon.name = name
+    item.name = name
+
+
+def by_kind(found):
+    out: dict[str, dict[str, tuple[dict, str]]] = {}
+    for path, text in found.items():
+        meta, _ = front_matter(text)
+        out.setdefault(meta["kind"], {})[path] = (meta, text)
+    return out
+
+
+def test_namesakes_each_link_their_own_note(tmp_path, builtin_tables):
+    region = namesake_region(builtin_tables)
+    writer = FolderWriter(tmp_path / "v")
+    export_vault(region, writer)
+    writer.commit()
+    found = check_vault(tmp_path / "v")  # no orphans: each namesake is linked from somewhere
+    kinds = by_kind(found)
+
+    def meta(target):
+        return front_matter(found[f"{target}.md"])[0]
+
+    bases = {fa.key: fa.base for fa in region.factions}
+    checked = {"People": 0, "Havens": 0, "Sites": 0, "Items": 0}
+    for path, (hexmeta, text) in kinds["hex"].items():
+        label = hexmeta["label"]
+        for _e, target, _s in links(text):
+            top = target.split("/")[0]
+            if top == "People":  # a person of this hex's haven, or of a faction based here
+                person = meta(target)
+                assert person.get("hex") == label or bases.get(person.get("faction")) == label, (
+                    path,
+                    target,
+                )
+            elif top == "Havens":
+                assert meta(target)["hex"] == label, (path, target)
+            elif top == "Sites" and meta(target)["kind"] == "site":
+                assert f"/hex/{label}/" in meta(target)["seed"], (path, target)
+            elif top == "Items":  # a lair's magic item: it lies in this hex
+                assert f"[[{path[:-3]}|" in found[f"{target}.md"], (path, target)
+            else:
+                continue
+            checked[top] += 1
+    for path, (havenmeta, text) in kinds["haven"].items():
+        for _e, target, _s in links(text):
+            if target.startswith("People/"):
+                assert meta(target)["hex"] == havenmeta["hex"], (path, target)
+                checked["People"] += 1
+    assert all(checked.values()), checked
+    # The two people of one name in one haven are both linked from its note, each from the
+    # line about them.
+    crowded = next(h for h in region.hexes if h.haven and len(h.haven.npcs) >= 2)
+    (haven,) = [t for p, (m, t) in kinds["haven"].items() if m["hex"] == crowded.label]
+    twins = [t for _e, t, _s in links(haven) if t.startswith("People/")]
+    assert len(twins) == len(set(twins)) == len(crowded.haven.npcs)
+    for npc, target in zip(crowded.haven.npcs, twins, strict=True):
+        assert npc.role in found[f"{target}.md"]
+
+
+def test_namesake_items_in_a_site_link_their_own_rooms(tmp_path, builtin_tables):
+    """Two rooms' magic items of one name: each room links its own, and the link shows the
+    whole name, closing bracket and all."""
+    for n in range(50):
+        site = generate_site(builtin_tables, Rng(f"namesakes{n}"), rooms=18)
+        rooms = [r for r in site.rooms if r.hoard and magic_in(r.hoard)]
+        if len(rooms) >= 2:
+            break
+    else:
+        raise AssertionError("no site with magic items in two rooms")
+    for room in rooms:
+        name_item(magic_in(room.hoard)[0], "Arcane focus (1 energy)")
+    writer = FolderWriter(tmp_path / "v")
+    export_vault(site, writer)
+    writer.commit()
+    found = check_vault(tmp_path / "v")
+    targets = set()
+    for path, (_meta, text) in by_kind(found)["room"].items():
+        for _e, target, shown in links(text):
+            if target.startswith("Items/"):
+                assert f"[[{path[:-3]}|" in found[f"{target}.md"], (path, target)
+            if target.startswith("Items/Arcane focus (1 energy)"):
+                targets.add(target)
+                assert shown == "Arcane focus (1 energy)", shown
+    assert len(targets) == len(rooms)

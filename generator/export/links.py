@@ -23,8 +23,11 @@ class Linker:
     of them all (or a scan of every phrase at every word) would be slow on every line.
 
     A phrase is its words (letters and digits; 'Man-at-Arms' is man, at, arms), matched
-    case-insensitively at word boundaries, leftmost and longest first. A linker may sit over a
-    `parent`, whose phrases it adds to (its own win): a region's names under each site's.
+    case-insensitively at word boundaries, leftmost and longest first; a phrase's own leading or
+    trailing punctuation ('Arcane focus (1 energy)') joins the link when the text has it too.
+    A linker may sit over a `parent`, whose phrases it adds to (its own win): a region's names
+    under each site's, or a haven's own people over the region's, so that when two things
+    share a name each note links the one it means.
     """
 
     def __init__(
@@ -38,22 +41,24 @@ class Linker:
         self.fmt, self.escape = fmt, escape
         self.parent = parent
         self.targets: dict[tuple[str, ...], str] = {}
+        self.edges: dict[tuple[str, ...], tuple[str, str]] = {}  # words -> (lead, trail)
         for phrase, target in phrases:
             if len(phrase.strip()) >= 3:  # shorter names would link half the words of a page
                 words = tuple(_WORD.findall(phrase.lower()))
-                if words:
-                    self.targets.setdefault(words, target)
+                if words and words not in self.targets:
+                    self.targets[words] = target
+                    self.edges[words] = _edges(phrase)
         self.lengths = sorted({len(k) for k in self.targets}, reverse=True)
         self.firsts = {k[0] for k in self.targets}
         if parent is not None:
             self.lengths = sorted(set(self.lengths) | set(parent.lengths), reverse=True)
             self.firsts |= parent.firsts
 
-    def _target(self, words: tuple[str, ...]) -> str | None:
+    def _target(self, words: tuple[str, ...]) -> tuple[str, tuple[str, str]] | None:
         found = self.targets.get(words)
-        if found is None and self.parent is not None:
-            return self.parent._target(words)
-        return found
+        if found is None:
+            return self.parent._target(words) if self.parent is not None else None
+        return found, self.edges[words]
 
     def _matches(self, text: str) -> Iterable[tuple[int, int, str]]:
         """(start, end, target) of each phrase, leftmost-longest, never overlapping, and never
@@ -66,11 +71,14 @@ class Linker:
             if words[i] in self.firsts:
                 for size in self.lengths:
                     if i + size <= n:
-                        target = self._target(tuple(words[i : i + size]))
+                        found = self._target(tuple(words[i : i + size]))
                         start, end = tokens[i].start(), tokens[i + size - 1].end()
-                        if target is not None and _in_address(text, start, end):
-                            target = None
-                        if target is not None:
+                        if found is not None and not _in_address(text, start, end):
+                            target, (lead, trail) = found
+                            if lead and text[:start].endswith(lead):
+                                start -= len(lead)
+                            if trail and text.startswith(trail, end):
+                                end += len(trail)
                             yield start, end, target
                             i += size
                             break
@@ -97,6 +105,16 @@ class Linker:
 
 
 _WORD = re.compile(r"[^\W_]+")
+
+
+def _edges(phrase: str) -> tuple[str, str]:
+    """The punctuation a phrase opens or closes with, '(' or ')' say: it belongs to the name."""
+    words = list(_WORD.finditer(phrase))
+    lead = phrase[: words[0].start()].strip()
+    trail = phrase[words[-1].end() :].strip()
+    return lead, trail
+
+
 _ADDRESS = "/@=+"  # the characters that join the parts of a seed address
 
 
@@ -142,16 +160,20 @@ def linked(
     rooms: dict[int, tuple[str, str]] | None = None,
     done: set[str] | None = None,
     marker: Marker | None = None,
+    own: Callable[[b.Block], Linker | None] | None = None,
 ) -> list[b.Block]:
     """Blocks with their text escaped and the first mention of every other target linked.
 
     `rooms` (room id -> (target, '4. Name')) turns each 'Exit to 4' into a link to room 4;
     table cells link every mention, row by row; `marker` turns the marker blocks of
-    :mod:`generator.export.split` into the exporter's own link items.
+    :mod:`generator.export.split` into the exporter's own link items; `own` may give a block
+    a linker of its own (a line about one of two people who share a name links that one).
     """
     done = set() if done is None else done
     out = []
+    base = linker
     for block in blocks:
+        linker = (own(block) if own is not None else None) or base
         if block.kind not in KINDS:
             if marker is not None:
                 out.append(marker(block))
