@@ -247,6 +247,10 @@ def test_region_exports_journal_tables_scene_and_every_site(region_docs):
         journals[j["flags"]["delve"]["kind"]].append(j)
     (rj,) = journals["region"]
     kinds = {p["name"] for p in rj["pages"]}
+    # The booklet prints each site after the hexes; here each is a journal entry of its own.
+    hexes = [p["text"]["content"] for p in rj["pages"] if p["flags"]["delve"]["page"][:4] == "hex/"]
+    assert sum("(in full in its own journal entry)" in t for t in hexes) == len(journals["site"])
+    assert "in full below" not in json.dumps(docs)
     assert any(re.match(r"^\d{4} ", n) for n in kinds)  # hex pages
     sites = journals.get("site", [])
     assert sites, "every site hex has its journal"

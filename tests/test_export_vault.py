@@ -175,6 +175,9 @@ def test_region_vault_links_hexes_sites_factions_and_people(region_vault):
         meta, _ = front_matter(text)
         if meta["stocking"] == "site":
             assert any(f"{t}.md" in site_indexes for _e, t, _s in links(text)), path
+            # The booklet prints the site after the hexes; here it is in notes of its own.
+            assert "(in full in its own notes)" in text, path
+    assert not [p for p, t in found.items() if "in full below" in t]
     # A faction links its base hex and its leader.
     for path, text in kinds["faction"].items():
         targets = [t for _e, t, _s in links(text)]

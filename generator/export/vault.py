@@ -33,6 +33,8 @@ from generator.render import blocks as b
 from generator.render.context import system_for
 from generator.systems import System
 
+ELSEWHERE = "(in full in its own notes)"  # a site hex's site, which has a folder of its own
+
 
 def wikilink(target: str, shown: str) -> str:
     """[[path|shown]] (the path without .md); the shown text is already escaped."""
@@ -359,7 +361,7 @@ class RegionNotes:
         region, vault = self.region, self.vault
         linker = Linker(self.phrases(), wikilink, escape_markdown)
         vault.files[self.map] = renderer("region", "svg")(region)
-        split = split_region(region, vault.system, self.bestiary)
+        split = split_region(region, vault.system, self.bestiary, elsewhere=ELSEWHERE)
 
         def marker(block: b.Block) -> b.Block:
             if block.kind == "hex":

@@ -21,6 +21,8 @@ from generator.model.site import Site
 from generator.render import blocks as b
 from generator.systems import System
 
+ELSEWHERE = "(in full in its own journal entry)"  # a site hex's site, which is not on its page
+
 
 def uuid_link(target: str, shown: str) -> str:
     return f"@UUID[{target}]{{{shown}}}"
@@ -109,7 +111,7 @@ def region_journal(
     for key, m in monsters.items():
         phrases += [(m.plural, f".{out.monsters[key]}"), (m.name, f".{out.monsters[key]}")]
     linker = Linker(phrases, uuid_link, escape_html)
-    split = split_region(region, system, monsters)
+    split = split_region(region, system, monsters, elsewhere=ELSEWHERE)
 
     def own(*labels: str) -> Linker:
         """A linker for the pages of hexes `labels`: their own haven, site and factions win
