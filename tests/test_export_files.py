@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from generator.errors import DelveError
 from generator.export.files import MANIFEST, FolderWriter, Names, safe_stem, stable_id
 
-FORBIDDEN = set('<>:"/\\|?*#^[]')
+FORBIDDEN = set('<>:"/\\|?*#^[]`$%=~')
 RESERVED = {"CON", "PRN", "AUX", "NUL"} | {f"{p}{i}" for p in ("COM", "LPT") for i in range(10)}
 
 
@@ -37,6 +37,7 @@ def test_safe_stem_is_a_file_name_every_system_takes(text):
         ("trailing dots...", "trailing dots"),
         ("...", "untitled"),
         ("[[evil]] | #tag", "evil tag"),
+        ("`code` $x$ %% c %% ==h== ~~s~~", "code x c h s"),
     ],
 )
 def test_safe_stem_examples(text, expected):

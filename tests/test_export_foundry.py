@@ -187,32 +187,58 @@ def test_site_roll_table_is_a_d6_with_one_result_a_face(site_docs):
     assert all("@UUID[JournalEntry." in r["description"] for r in table["results"])
 
 
+# Foundry enriches journal and roll-table text: [[/r ...]] is an inline roll, @UUID[...]{...}
+# and @Check[...] are links and checks. Table text must not write any of them, nor HTML.
+LIVE_FOUNDRY = ("[[/r", "@UUID[Actor", "@Check[", "<script", "<img", "<b>")
+
+
 def test_table_text_is_escaped_html(run_cli, tmp_path):
-    folder = tmp_path / "tables" / "site"
-    folder.mkdir(parents=True)
-    (folder / "features.yaml").write_text(
-        "title: Hostile features\nfields:\n  name: str\n  description: str\n  use: str\n"
-        "entries:\n  - name: '<script>alert(1)</script>'\n"
-        "    description: '[[/r 1d6]] and @UUID[Actor.x]{{evil}} & more'\n    use: 'x'\n",
-        encoding="utf-8",
-    )
-    res = run_cli(
-        "--tables",
-        tmp_path / "tables",
-        "site",
-        "--seed",
-        "hostile",
-        "--format",
-        "foundry",
-        "-o",
-        tmp_path / "f",
-    )
+    """The hostile feature (tests/test_export_vault.py) prints its name, result and use in
+    the room pages: escaped, so the text shows as written and nothing in it is live."""
+    from test_export_vault import hostile_tables
+
+    args = ("--tables", hostile_tables(tmp_path), "site", "--seed", "hostile")
+    res = run_cli(*args, "--format", "foundry", "-o", tmp_path / "f")
     assert res.code == 0, res.err
     docs = validate_folder(tmp_path / "f")
-    text = json.dumps(docs)
-    assert "<script>" not in text and "&lt;script&gt;" in text
-    assert "@UUID[Actor" not in text and "[[/r" not in text
     check_links(docs)
+    text = json.dumps(docs, ensure_ascii=False)
+    assert not [live for live in LIVE_FOUNDRY if live in text]
+    (journal,) = docs["JournalEntry"]
+    rooms = "".join(p["text"]["content"] for p in journal["pages"])
+    for shown in (
+        "Idol &#91;&#91;Nowhere&#93;&#93; | &lt;script&gt;alert(1)&lt;/script&gt;",
+        "&#91;&#91;/r 1d6&#93;&#93; and !&#91;&#91;embed.png&#93;&#93;",
+        "&#64;UUID&#91;Actor.y&#93;&#123;evil&#125; &amp; more",
+        "Use &#91;&#91;Nowhere|x&#93;&#93; or &#64;Check&#91;dex&#93;",
+        "&lt;img src=x onerror=alert(1)&gt;",
+    ):
+        assert shown in rooms, shown  # printed, and escaped
+
+
+def test_hostile_names_are_escaped_html(builtin_tables, tmp_path):
+    """A room's name is plain text in its page's and its map note's names (Foundry shows
+    those as text) and escaped HTML wherever a page links it."""
+    from test_export_vault import HOSTILE_NAME
+
+    from generator.export.files import FolderWriter
+    from generator.export.foundry import export_foundry
+
+    site = generate_site(builtin_tables, Rng("hostile-names"), rooms=12)
+    site.rooms[1].name = HOSTILE_NAME
+    writer = FolderWriter(tmp_path / "f")
+    export_foundry(site, writer)
+    writer.commit()
+    docs = validate_folder(tmp_path / "f")
+    check_links(docs)
+    (journal,) = docs["JournalEntry"]
+    html = "".join(p["text"]["content"] for p in journal["pages"])
+    assert not [live for live in LIVE_FOUNDRY if live in html]
+    shown = "2. Crypt &#91;&#91;Nowhere&#93;&#93; !&#91;&#91;x.png&#93;&#93; #tag"
+    assert re.search(r"@UUID\[\.\w+\]\{" + re.escape(shown), html)  # exits and the overview
+    assert f"2. {HOSTILE_NAME}" in [p["name"] for p in journal["pages"]]
+    notes = [n["text"] for sc in docs["Scene"] for n in sc["notes"]]
+    assert f"2. {HOSTILE_NAME}" in notes
 
 
 def test_same_seed_same_bytes(run_cli, tmp_path):

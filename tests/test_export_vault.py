@@ -19,7 +19,7 @@ from generator.render.context import using_system
 from generator.systems import get_system
 
 LINK = re.compile(r"(!?)\[\[([^\]]+?)\]\]")
-FORBIDDEN = re.compile(r'[<>:"\\|?*#^\[\]]')
+FORBIDDEN = re.compile(r'[<>:"\\|?*#^\[\]`$%=~]')
 
 
 def notes(vault: Path) -> dict[str, str]:
@@ -192,35 +192,116 @@ def test_region_vault_links_hexes_sites_factions_and_people(region_vault):
         assert f"Address: {meta['seed']}" in text, path
 
 
-def test_hostile_table_text_cannot_break_links(tmp_path, run_cli):
-    """Table text with brackets, pipes and HTML stays text: every link still resolves."""
-    folder = tmp_path / "tables" / "site"
-    folder.mkdir(parents=True)
-    (folder / "features.yaml").write_text(
-        "title: Hostile features\nfields:\n  name: str\n  description: str\n  use: str\n"
-        "entries:\n"
-        "  - name: '[[Nowhere]] | <script>x</script>'\n"
-        "    description: 'A ]] bracket [[and ![[embed.png]] and a \\\\ backslash.'\n"
-        "    use: '#tag ^block'\n",
-        encoding="utf-8",
-    )
-    res = run_cli(
-        "--tables",
-        tmp_path / "tables",
-        "site",
-        "--seed",
-        "hostile",
-        "--format",
-        "vault",
-        "-o",
-        tmp_path / "v",
-    )
-    if res.code != 0 and "features" in res.err:
-        pytest.skip(f"the features table has other required fields here: {res.err}")
+# Table text a referee's own tables (or a shared pack) may hold: Obsidian's links, embeds,
+# tags, comments, highlights, block ids, code and maths, HTML, Foundry's enrichers, and a
+# backslash that would undo an escape made without escaping backslashes too. Every part is in a
+# field a room prints: the feature's name, its result and its use.
+HOSTILE_FEATURES = """\
+title: Hostile features
+fields:
+  name: str
+  use: str
+entries:
+  - name: 'Idol [[Nowhere]] | <script>alert(1)</script> #nametag'
+    result: 'A ]] bracket, [[/r 1d6]] and ![[embed.png]], a #tag, %% a comment, ==a highlight==,
+      a block ^blockid, `code`, $maths$, a \\#fake tag and @UUID[Actor.y]{{evil}} & more'
+    use: 'Use [[Nowhere|x]] or @Check[dex]{{roll}} <img src=x onerror=alert(1)>'
+"""
+HOSTILE_NAME = "Crypt [[Nowhere]] ![[x.png]] #tag %% ==hi== ^id `c` $m$ <b>b</b> [[/r 1d6]]"
+
+
+def hostile_tables(tmp_path: Path) -> Path:
+    folder = tmp_path / "tables"
+    (folder / "site").mkdir(parents=True)
+    (folder / "site" / "features.yaml").write_text(HOSTILE_FEATURES, encoding="utf-8")
+    return folder
+
+
+# Obsidian syntax that is live unless an odd number of backslashes stands before it.
+LIVE = {
+    "a link or an embed": r"\[\[",
+    "a tag": r"(?<![\w&])#[^\s#]",
+    "a comment": r"%%",
+    "a highlight": r"==",
+    "a block id": r"\^\w",
+    "code": r"`",
+    "maths": r"\$",
+    "HTML": r"<[a-z/]",
+}
+
+
+def live_syntax(found: dict[str, str]) -> list[str]:
+    """What in the notes' bodies would act as Obsidian syntax, our own links aside."""
+    out = []
+    for path, text in found.items():
+        body = front_matter(text)[1]
+        shown = []
+        for m in reversed(list(LINK.finditer(body))):  # our links, which check_vault resolved
+            if not escaped(body, m.start()):
+                _target, _, text = m.group(2).replace("\\|", "|").partition("|")
+                assert "|" not in text, f"{path}: a second | in {m.group(0)}"
+                shown.append(text)
+                body = body[: m.start()] + body[m.end() :]
+        body = re.sub(r"^#+ ", "", body, flags=re.M)  # headings are ours
+        for part in [body, *shown]:
+            for what, pattern in LIVE.items():
+                for m in re.finditer(pattern, part):
+                    if not escaped(part, m.start()):
+                        where = part[max(0, m.start() - 30) : m.end() + 30]
+                        out.append(f"{path}: {what}: {where!r}")
+    return out
+
+
+def escaped(text: str, at: int) -> bool:
+    n = 0
+    while at - n - 1 >= 0 and text[at - n - 1] == "\\":
+        n += 1
+    return n % 2 == 1
+
+
+def test_hostile_table_text_stays_text(tmp_path, run_cli):
+    """The feature's name, result and use reach the room notes, escaped: every link is ours and
+    resolves, and no tag, comment, highlight, block id, code, maths or HTML is live."""
+    args = ("--tables", hostile_tables(tmp_path), "site", "--seed", "hostile")
+    res = run_cli(*args, "--format", "vault", "-o", tmp_path / "v")
     assert res.code == 0, res.err
     found = check_vault(tmp_path / "v")
+    assert not live_syntax(found)
     text = "".join(found.values())
-    assert "<script>" not in text and "&lt;script&gt;" in text
+    for shown in (
+        "Idol \\[\\[Nowhere\\]\\] | &lt;script&gt;",
+        "\\#nametag",
+        "!\\[\\[embed.png\\]\\]",
+        "a \\#tag, \\%\\% a comment, \\=\\=a highlight\\=\\=",
+        "a block \\^blockid, \\`code\\`, \\$maths\\$, a \\\\\\#fake tag",
+        "Use \\[\\[Nowhere|x\\]\\]",
+        "&lt;img src=x",
+    ):
+        assert shown in text, shown  # printed, and escaped
+
+
+def test_hostile_names_stay_text(tmp_path, builtin_tables):
+    """A room's and a magic item's names print in titles, file names, exits and links."""
+    for n in range(50):
+        site = generate_site(builtin_tables, Rng(f"hostile{n}"), rooms=12)
+        rooms = [r for r in site.rooms if r.hoard and magic_in(r.hoard)]
+        if rooms:
+            break
+    site.rooms[1].name = HOSTILE_NAME
+    name_item(magic_in(rooms[0].hoard)[0], HOSTILE_NAME + " (2)")
+    writer = FolderWriter(tmp_path / "v")
+    export_vault(site, writer)
+    writer.commit()
+    found = check_vault(tmp_path / "v")
+    assert not live_syntax(found)
+    escaped_name = "Crypt \\[\\[Nowhere\\]\\] !\\[\\[x.png\\]\\] \\#tag \\%\\% \\=\\=hi\\=\\="
+    titles = [t for t in found.values() if f"# 2. {escaped_name}" in t]
+    assert len(titles) == 1  # the room's own note
+    # In a link's shown text, brackets are parentheses: the first ]] must close the link.
+    shown = "Crypt ((Nowhere)) !((x.png)) \\#tag \\%\\% \\=\\=hi\\=\\="
+    exits = [t for t in found.values() if f"|2. {shown}" in t]
+    assert exits  # the rooms beside it link it, its name escaped in the link
+    assert any(f"|{shown}" in t and "[[Items/" in t for t in found.values())
 
 
 def test_refuses_a_folder_of_other_files_and_writes_nothing(tmp_path, run_cli):

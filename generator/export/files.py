@@ -25,8 +25,10 @@ MAX_STEM = 80  # characters: long names trouble Windows paths and every file pic
 
 # Windows forbids these names with any extension (CON.md is as bad as CON).
 _RESERVED = {"CON", "PRN", "AUX", "NUL"} | {f"{p}{i}" for p in ("COM", "LPT") for i in range(10)}
-# Forbidden on Windows (<>:"/\|?*) or meaningful in Obsidian links (#^[]|), plus controls.
-_BAD = re.compile(r'[<>:"/\\|?*#^\[\]\x00-\x1f\x7f]')
+# Forbidden on Windows (<>:"/\|?*), meaningful in Obsidian links (#^[]|), or opening markdown
+# that can swallow a link around the name (code `, maths $, comments %%, highlights ==,
+# strike-through ~~), plus controls.
+_BAD = re.compile(r'[<>:"/\\|?*#^\[\]`$%=~\x00-\x1f\x7f]')
 _ID_CHARS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 
 

@@ -41,7 +41,7 @@ class Linker:
         self.fmt, self.escape = fmt, escape
         self.parent = parent
         self.targets: dict[tuple[str, ...], str] = {}
-        self.edges: dict[tuple[str, ...], tuple[str, str]] = {}  # words -> (lead, trail)
+        self.edges: dict[tuple[str, ...], tuple[str, str, str]] = {}  # (lead, trail, whole)
         for phrase, target in phrases:
             if len(phrase.strip()) >= 3:  # shorter names would link half the words of a page
                 words = tuple(_WORD.findall(phrase.lower()))
@@ -54,7 +54,7 @@ class Linker:
             self.lengths = sorted(set(self.lengths) | set(parent.lengths), reverse=True)
             self.firsts |= parent.firsts
 
-    def _target(self, words: tuple[str, ...]) -> tuple[str, tuple[str, str]] | None:
+    def _target(self, words: tuple[str, ...]) -> tuple[str, tuple[str, str, str]] | None:
         found = self.targets.get(words)
         if found is None:
             return self.parent._target(words) if self.parent is not None else None
@@ -73,12 +73,14 @@ class Linker:
                     if i + size <= n:
                         found = self._target(tuple(words[i : i + size]))
                         start, end = tokens[i].start(), tokens[i + size - 1].end()
-                        if found is not None and not _in_address(text, start, end):
-                            target, (lead, trail) = found
-                            if lead and text[:start].endswith(lead):
-                                start -= len(lead)
-                            if trail and text.startswith(trail, end):
-                                end += len(trail)
+                        if found is None:
+                            continue
+                        target, (lead, trail, whole) = found
+                        if lead and text[:start].endswith(lead):
+                            start -= len(lead)
+                        if trail and text.startswith(trail, end):
+                            end += len(trail)
+                        if not _in_address(text, start, end, whole):
                             yield start, end, target
                             i += size
                             break
@@ -107,33 +109,44 @@ class Linker:
 _WORD = re.compile(r"[^\W_]+")
 
 
-def _edges(phrase: str) -> tuple[str, str]:
-    """The punctuation a phrase opens or closes with, '(' or ')' say: it belongs to the name."""
+def _edges(phrase: str) -> tuple[str, str, str]:
+    """The punctuation a phrase opens or closes with, '(' or ')' say, which belongs to the
+    name; and the whole phrase as written (lower case)."""
     words = list(_WORD.finditer(phrase))
     lead = phrase[: words[0].start()].strip()
     trail = phrase[words[-1].end() :].strip()
-    return lead, trail
+    return lead, trail, phrase.strip().lower()
 
 
 _ADDRESS = "/@=+"  # the characters that join the parts of a seed address
 
 
-def _in_address(text: str, start: int, end: int) -> bool:
+def _in_address(text: str, start: int, end: int, whole: str) -> bool:
+    """Whether text[start:end] is part of a seed address; a name's own '/' or '=' (written as
+    the name writes them) does not make it one."""
     before = text[start - 1] if start else " "
     after = text[end] if end < len(text) else " "
-    return before in _ADDRESS or after in _ADDRESS or any(c in _ADDRESS for c in text[start:end])
+    if before in _ADDRESS or after in _ADDRESS:
+        return True
+    inside = text[start:end]
+    return inside.lower() != whole and any(c in _ADDRESS for c in inside)
 
 
-_MD_SPECIAL = re.compile(r"([\\\[\]])")
+# Characters that open Obsidian (or CommonMark) syntax wherever they stand: a link or embed
+# ([[, ![[ once [ is escaped), code (`), a tag (#word), a block id (^id), maths ($) and the
+# escape itself; and runs that open syntax only when doubled: a comment (%%), a highlight (==)
+# and a strike-through (~~). A backslash before any ASCII punctuation shows it as it is.
+_MD_SPECIAL = re.compile(r"([\\\[\]`#^$])")
+_MD_RUNS = re.compile(r"%{2,}|={2,}|~{2,}")
 
 
 def escape_markdown(text: str) -> str:
-    """Table text made inert in Obsidian markdown: no links, code or HTML of its own.
+    """Table text made inert in Obsidian markdown: no links, embeds, tags, block ids, comments,
+    highlights, code, maths or HTML of its own; it reads the same once rendered.
 
-    Brackets (and backslashes) are escaped with a backslash; < and > become entities (Obsidian
-    renders inline HTML); a # or a leading list marker stays, as it is harmless mid-line.
-    """
+    < and > become entities (Obsidian renders inline HTML)."""
     text = _MD_SPECIAL.sub(r"\\\1", text)
+    text = _MD_RUNS.sub(lambda m: "".join("\\" + c for c in m.group(0)), text)
     return text.replace("<", "&lt;").replace(">", "&gt;")
 
 

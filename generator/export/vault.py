@@ -37,8 +37,14 @@ ELSEWHERE = "(in full in its own notes)"  # a site hex's site, which has a folde
 
 
 def wikilink(target: str, shown: str) -> str:
-    """[[path|shown]] (the path without .md); the shown text is already escaped."""
+    """[[path|shown]] (the path without .md); the shown text comes escaped.
+
+    Readers of wikilinks differ on escapes inside a link (Obsidian reads markdown there, pandoc
+    reads flat text) but all close it at the first ']]' and split it at the first '|': so the
+    shown text's brackets become parentheses and a pipe a slash, and no reader sees a link end
+    early or a second target."""
     path = target[:-3] if target.endswith(".md") else target
+    shown = shown.replace("\\[", "(").replace("\\]", ")").replace("|", "/")
     return f"[[{path}|{shown}]]"
 
 
