@@ -7,6 +7,8 @@ from __future__ import annotations
 import json
 import math
 import re
+import shutil
+import subprocess
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -405,6 +407,7 @@ def test_site_scenes_from_the_plan(run_cli, tmp_path, builtin_tables):
         for wall in scene["walls"]:
             assert all(0 <= v <= max(scene["width"], scene["height"]) for v in wall["c"])
         assert scene["notes"]
+        assert not off_the_ink(folder, scene), scene["name"]
     check_links(docs)
     # Lights only where a room has a light source; a note on every room; doors as Foundry's
     # (a stuck or locked door shut and locked, a hidden door secret).
@@ -423,6 +426,54 @@ def test_site_scenes_from_the_plan(run_cli, tmp_path, builtin_tables):
         assert ((2, 0) in kinds) == ("hidden_door" in obstacles)
 
 
+def off_the_ink(folder: Path, scene: dict) -> list[tuple[int, int]]:
+    """Points along the scene's walls (and secret doors, which the players' picture draws as
+    wall) where its picture has no wall: a dark pixel within 3 pixels of each of nine points
+    along every segment. A plain door is skipped: the picture draws it as an open box."""
+    from PIL import Image
+
+    png = folder / scene["background"]["src"].removeprefix(f"delve/{folder.name}/")
+    with Image.open(png) as img:
+        grey = img.convert("L")
+    w, h = grey.size
+    off = []
+    for wall in scene["walls"]:
+        if wall["door"] == 1:
+            continue
+        x1, y1, x2, y2 = wall["c"]
+        for k in range(1, 10):
+            x, y = round(x1 + (x2 - x1) * k / 10), round(y1 + (y2 - y1) * k / 10)
+            near = [
+                grey.getpixel((min(w - 1, max(0, x + dx)), min(h - 1, max(0, y + dy))))
+                for dx in (-3, 0, 3)
+                for dy in (-3, 0, 3)
+            ]
+            if min(near) > 100:
+                off.append((x, y))
+    return off
+
+
+@pytest.mark.parametrize(("seed", "rooms"), [("ink", 6), ("ink-caves", 18), ("ink-deep", 30)])
+def test_site_scene_walls_sit_on_the_pictures_walls(builtin_tables, tmp_path, seed, rooms):
+    """Every wall of every level's scene lies on a wall drawn in its picture, sampled pixel
+    by pixel, so tokens stop where the players see stone."""
+    from generator.export.files import FolderWriter
+    from generator.export.foundry import export_foundry
+
+    site = generate_site(builtin_tables, Rng(seed), rooms=rooms)
+    writer = FolderWriter(tmp_path / "f")
+    export_foundry(site, writer)
+    writer.commit()
+    docs = validate_folder(tmp_path / "f")
+    assert len(docs["Scene"]) == site.levels
+    for scene in docs["Scene"]:
+        assert sum(w["door"] != 1 for w in scene["walls"]) >= 4, scene["name"]
+        off = off_the_ink(tmp_path / "f", scene)
+        assert not off, (
+            f"{scene['name']}: {len(off)} wall points off the picture's walls: {off[:5]}"
+        )
+
+
 def test_tables_export_all_validates(run_cli, tmp_path):
     res = run_cli("tables", "export", "--all", "--format", "foundry", "-o", tmp_path / "t")
     assert res.code == 0, res.err
@@ -430,9 +481,74 @@ def test_tables_export_all_validates(run_cli, tmp_path):
     assert len(docs["RollTable"]) > 100
 
 
-def test_the_macro_reads_the_index(tmp_path):
-    macro = (Path(__file__).parent.parent / "docs" / "foundry-import.js").read_text()
-    assert "delve-foundry.json" in macro and "keepId" in macro
+MACRO = Path(__file__).parent.parent / "docs" / "foundry-import.js"
+NODE = shutil.which("node")
+needs_node = pytest.mark.skipif(
+    NODE is None, reason="node is not installed: the import macro cannot be parsed or run here"
+)
+
+
+@needs_node
+def test_the_macro_is_valid_javascript(tmp_path):
+    """Foundry runs a script macro as the body of an async function (it awaits and returns at
+    the top): wrapped so, node must parse it."""
+    wrapped = tmp_path / "macro.js"
+    wrapped.write_text(f"(async () => {{\n{MACRO.read_text()}\n}})();\n", encoding="utf-8")
+    res = subprocess.run([NODE, "--check", str(wrapped)], capture_output=True, text=True)
+    assert res.returncode == 0, res.stderr
+
+
+def run_macro(folder: Path, answer: str, runs: int = 1) -> dict:
+    stub = Path(__file__).parent / "foundry" / "macro_stub.js"
+    res = subprocess.run(
+        [NODE, str(stub), str(MACRO), str(folder), answer, str(runs)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert res.returncode == 0, res.stderr
+    return json.loads(res.stdout)
+
+
+@needs_node
+def test_the_macro_imports_every_document_with_its_id(site_docs):
+    """Run with Foundry's API stubbed: every listed document is created once, with its own id
+    (so notes open their pages), journals before the scenes that point at them, in one folder
+    a type; the scenes' pictures follow the folder the referee named; a second run replaces
+    the first's documents instead of adding to them."""
+    folder, docs = site_docs
+    index = json.loads((folder / "delve-foundry.json").read_text())
+    log = run_macro(folder, "delve/moved/", runs=2)
+    assert not log["errors"], log["errors"]
+    first = log["created"][: len(index["documents"])]
+    assert [(c["type"], c["id"]) for c in first] == [
+        (d["type"], d["_id"]) for d in index["documents"]
+    ]
+    assert all(c["keepId"] for c in log["created"])
+    kinds = [c["type"] for c in first]
+    assert kinds.index("Scene") > max(i for i, k in enumerate(kinds) if k == "JournalEntry")
+    # One folder a type, the same on the second run.
+    assert sorted(f["type"] for f in log["folders"]) == ["JournalEntry", "RollTable", "Scene"]
+    assert all(f["name"] == "Delve: moved" for f in log["folders"])
+    folder_of = {f["type"]: f["id"] for f in log["folders"]}
+    assert all(c["folder"] == folder_of[c["type"]] for c in log["created"])
+    for c in first:
+        if c["type"] == "Scene":
+            assert c["background"].startswith("delve/moved/maps/"), c["background"]
+            assert (folder / c["background"].removeprefix("delve/moved/")).is_file()
+    # The second run deleted each document of the first before making it again.
+    assert sorted((d["type"], d["id"]) for d in log["deleted"]) == sorted(
+        (c["type"], c["id"]) for c in first
+    )
+    assert log["stored"] == {k: len(v) for k, v in docs.items()}
+    assert log["infos"][-1] == f"Delve: imported {len(first)} documents from delve/moved"
+
+
+@needs_node
+def test_the_macro_says_so_when_the_folder_is_not_an_export(tmp_path):
+    log = run_macro(tmp_path, "delve/nothing")
+    assert not log["created"] and len(log["errors"]) == 1
+    assert "no delve-foundry.json in delve/nothing" in log["errors"][0]
 
 
 def test_an_encounter_without_a_stat_block_is_escaped_text(builtin_tables):
