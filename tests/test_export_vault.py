@@ -326,6 +326,39 @@ def test_rewrite_needs_force_and_keeps_the_referees_own_notes(tmp_path, run_cli)
     assert MANIFEST in {p.name for p in target.iterdir()}
 
 
+def test_a_disk_full_during_force_keeps_the_old_vault_and_the_next_force_works(
+    tmp_path, monkeypatch, run_cli
+):
+    """The audit's case: a full disk on the fifth move of a --force rewrite (site x into
+    site y) used to leave notes of both sites and a folder the next --force refused."""
+    import os
+
+    target = tmp_path / "vault"
+    assert run_cli("site", "--seed", "x", "--format", "vault", "-o", target).code == 0
+    (target / "My session notes.md").write_text("mine")
+    before = {p: t for p, t in notes(target).items()}
+    real, calls = os.replace, []
+
+    def full(*args):
+        calls.append(args)
+        if len(calls) == 5:
+            raise OSError(28, "No space left on device")
+        return real(*args)
+
+    monkeypatch.setattr(os, "replace", full)
+    res = run_cli("site", "--seed", "y", "--format", "vault", "-o", target, "--force")
+    monkeypatch.undo()
+    assert res.code == 1 and res.err.count("\n") == 1, res.err
+    assert "No space left on device" in res.err
+    assert notes(target) == before  # site x, whole, and the referee's notes
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".vault.")]
+    res = run_cli("site", "--seed", "y", "--format", "vault", "-o", target, "--force")
+    assert res.code == 0, res.err
+    assert run_cli("site", "--seed", "y", "--format", "vault", "-o", tmp_path / "y").code == 0
+    mine = {"My session notes.md": "mine"}
+    assert notes(target) == {**notes(tmp_path / "y"), **mine}
+
+
 def test_output_that_is_a_file_is_one_line_and_exit_1(tmp_path, run_cli):
     target = tmp_path / "file.md"
     target.write_text("x")
