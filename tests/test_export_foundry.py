@@ -391,6 +391,10 @@ def test_level_scene_walls_doors_lights_and_notes_in_pixels(builtin_tables):
     notes = {n["pageId"]: (n["x"], n["y"]) for n in doc["notes"]}
     assert notes[pages[1]] == (200, 200)
     assert {n["pageId"] for n in doc["notes"]} == {pages[r.id] for r in site.rooms if r.level == 1}
+    assert doc["journalEntryPage"] == pages[1]
+    # A level with no room of its own (a hand-edited document) opens the overview.
+    empty = level_scene(site, 9, stub_geometry(), image, "x.png", "E" * 16, pages, "O" * 16)
+    assert (empty["journal"], empty["journalEntryPage"]) == ("E" * 16, "O" * 16)
 
 
 def test_site_scenes_from_the_plan(run_cli, tmp_path, builtin_tables):
@@ -419,6 +423,11 @@ def test_site_scenes_from_the_plan(run_cli, tmp_path, builtin_tables):
         here = [r for r in site.rooms if r.level == level]
         assert len(scene["lights"]) == sum(source(r.light) is not None for r in here)
         assert len(scene["notes"]) == len(here)
+        # The scene opens the journal at its own level's first room.
+        (journal,) = docs["JournalEntry"]
+        first = min(here, key=lambda r: r.id)
+        page = next(p for p in journal["pages"] if p["_id"] == scene["journalEntryPage"])
+        assert scene["journal"] == journal["_id"] and page["name"].startswith(f"{first.id}. ")
         kinds = {(w["door"], w["ds"]) for w in scene["walls"] if w["door"]}
         assert kinds <= {(1, 2), (2, 0)}
         obstacles = {c.obstacle for c in site.connections if site.room(c.from_room).level == level}
