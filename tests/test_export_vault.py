@@ -419,8 +419,8 @@ def test_any_site_makes_a_vault_whose_links_resolve(
 def namesake_region(tables):
     """A region where things share names, as generated regions sometimes do (two Nicos, two
     havens called The Wandering Goose): two havens of one name, three people of one name (two
-    of them in one haven, one a faction's leader), two sites of one name and two lairs' magic
-    items of one name."""
+    of them in one haven, one a faction's leader, and a river named after them), two sites of
+    one name and two lairs' magic items of one name."""
     from generator.build.region import generate_region
 
     region = generate_region(tables, Rng("twins"), radius=2)
@@ -438,6 +438,7 @@ def namesake_region(tables):
     name = crowded.npcs[0].name
     crowded.npcs[1].name = other.npcs[0].name = region.factions[0].leader.name = name
     sites[1].name = sites[0].name
+    region.rivers[0].name = f"the Tumbling {name}"  # a river is no one's note
     for hoard in hoards[:2]:
         name_item(magic_in(hoard)[0], "Arcane focus (1 energy)")
     return region
@@ -506,6 +507,9 @@ def test_namesakes_each_link_their_own_note(tmp_path, builtin_tables):
                 assert meta(target)["hex"] == havenmeta["hex"], (path, target)
                 checked["People"] += 1
     assert all(checked.values()), checked
+    # The river named after them links no one.
+    river = [line for t in found.values() for line in t.splitlines() if "the Tumbling " in line]
+    assert river and not [line for line in river if "People/" in line]
     # The two people of one name in one haven are both linked from its note, each from the
     # line about them.
     crowded = next(h for h in region.hexes if h.haven and len(h.haven.npcs) >= 2)

@@ -37,7 +37,9 @@ class Linker:
         escape: Escape,
         parent: Linker | None = None,
     ) -> None:
-        """`phrases`: (phrase, target) pairs; a longer phrase wins over a shorter one inside it."""
+        """`phrases`: (phrase, target) pairs; a longer phrase wins over a shorter one inside it.
+        A target of "" names no note: the phrase is left as text, and so are the names inside
+        it (the river called the Tumbling Nell links no one called Nell)."""
         self.fmt, self.escape = fmt, escape
         self.parent = parent
         self.targets: dict[tuple[str, ...], str] = {}
@@ -96,7 +98,7 @@ class Linker:
         out: list[str] = []
         pos = 0
         for start, end, target in self._matches(text) if self.firsts else ():
-            if target in done or target == skip:
+            if not target or target in done or target == skip:
                 continue
             done.add(target)
             out.append(self.escape(text[pos:start]))

@@ -168,3 +168,11 @@ def haven_blocks(region: Region, label: str) -> list[b.Block]:
         truth = "true" if haven.rumour.true else "false"
         out += [b.h2("Rumour"), b.p(f'"{region.rumour_text(haven.rumour)}" ({truth})')]
     return out
+
+
+def unlinked_names(region: Region) -> list[tuple[str, str]]:
+    """Names of things with no note of their own (rivers, landmarks), left as text, so that a
+    name inside them (a person's, a monster's) is not linked from there."""
+    names = [river.name for river in region.rivers]
+    names += [h.landmark.name for h in region.hexes if h.landmark]
+    return [(name, "") for name in names]

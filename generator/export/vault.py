@@ -24,7 +24,13 @@ import yaml
 from generator.engine.words import count
 from generator.export.files import FolderWriter, Names
 from generator.export.links import Linker, escape_markdown, linked
-from generator.export.split import haven_blocks, monster_blocks, split_region, split_site
+from generator.export.split import (
+    haven_blocks,
+    monster_blocks,
+    split_region,
+    split_site,
+    unlinked_names,
+)
 from generator.model.monster import Monster
 from generator.model.region import Region
 from generator.model.site import Room, Site
@@ -314,7 +320,7 @@ class RegionNotes:
         out += [(self.region.hex(lab).site.name, s.index) for lab, s in self.sites.items()]  # type: ignore[union-attr]
         out += monster_phrases(self.bestiary, self.monsters)
         out += [(item_name(i), path) for i, path in self.items]
-        return out
+        return out + unlinked_names(region)
 
     def local(self, label: str) -> list[tuple[str, str]]:
         """The names that mean hex `label`'s own things, which win in that hex's notes over

@@ -15,7 +15,13 @@ from dataclasses import dataclass, field
 
 from generator.export.foundry.docs import Journal
 from generator.export.links import Linker, escape_html, linked
-from generator.export.split import haven_blocks, monster_blocks, split_region, split_site
+from generator.export.split import (
+    haven_blocks,
+    monster_blocks,
+    split_region,
+    split_site,
+    unlinked_names,
+)
 from generator.model.region import Region
 from generator.model.site import Site
 from generator.render import blocks as b
@@ -110,7 +116,7 @@ def region_journal(
     ]
     for key, m in monsters.items():
         phrases += [(m.plural, f".{out.monsters[key]}"), (m.name, f".{out.monsters[key]}")]
-    linker = Linker(phrases, uuid_link, escape_html)
+    linker = Linker(phrases + unlinked_names(region), uuid_link, escape_html)
     split = split_region(region, system, monsters, elsewhere=ELSEWHERE)
 
     def own(*labels: str) -> Linker:
