@@ -5,7 +5,10 @@
 - `delve region --radius 3 --format vault` (the issue's target: under 5 s here), and the same
   region `--format foundry`.
 
-Run alone with `python bench/bench_export.py` or through bench/run.py.
+Run alone with `python bench/bench_export.py` (`--quick`: three runs, not seven) or through
+bench/run.py. Delve is run as the Python running this file has it: the `delve` script beside
+that interpreter (a venv's), else `python -m generator`; never whatever `delve` is first on the
+PATH, which may be another checkout's. A run that fails stops the bench with its error.
 """
 
 from __future__ import annotations
@@ -28,24 +31,33 @@ except ImportError:
 
 
 def emit(name: str, value: float, unit: str, **extra: object) -> None:
-    print(json.dumps({"bench": name, "value": round(value, 3), "unit": unit, **extra}))
+    print(json.dumps({"bench": name, "value": round(value, 3), "unit": unit, **extra}), flush=True)
+
+
+def delve_command() -> list[str]:
+    """This interpreter's delve: the venv's script, else the package run as a module."""
+    script = Path(sys.executable).with_name("delve")
+    return [str(script)] if script.is_file() else [sys.executable, "-m", "generator"]
 
 
 def wall(cmd: list[str], env: dict[str, str]) -> float:
     start = time.perf_counter()
-    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
-    return time.perf_counter() - start
+    res = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
+    took = time.perf_counter() - start
+    if res.returncode != 0:
+        raise RuntimeError(f"{' '.join(cmd)} failed ({res.returncode}): {res.stderr.strip()}")
+    return took
 
 
 def main(quick: bool = False) -> None:
-    delve = shutil.which("delve")
-    if delve is None:
-        return
+    delve = delve_command()
+    print(f"bench_export: running {' '.join(delve)}", file=sys.stderr, flush=True)
     runs = 3 if quick else 7
-    env = dict(os.environ, DELVE_CACHE_DIR=tempfile.mkdtemp(prefix="delve-bench-"))
+    cache = tempfile.mkdtemp(prefix="delve-bench-")
+    env = dict(os.environ, DELVE_CACHE_DIR=cache)
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     work = Path(tempfile.mkdtemp(prefix="delve-bench-export-"))
-    site = [delve, "site", "--seed", "bench/export", "--rooms", "36"]
+    site = [*delve, "site", "--seed", "bench/export", "--rooms", "36"]
     yard = "png"
     n = 0
 
@@ -67,12 +79,13 @@ def main(quick: bool = False) -> None:
         "x",
         target=1.5,
     )
-    region = [delve, "region", "--seed", "bench/export", "--radius", "3"]
+    region = [*delve, "region", "--seed", "bench/export", "--radius", "3"]
     times = [wall([*region, "--format", "vault", "-o", fresh()], env) for _ in range(runs)]
     emit("delve region --radius 3 --format vault", statistics.median(times), "s", target=5.0)
     times = [wall([*region, "--format", "foundry", "-o", fresh()], env) for _ in range(runs)]
     emit("delve region --radius 3 --format foundry", statistics.median(times), "s")
     shutil.rmtree(work, ignore_errors=True)
+    shutil.rmtree(cache, ignore_errors=True)
 
 
 if __name__ == "__main__":

@@ -31,7 +31,7 @@ try {
 if (index.format !== "delve-foundry") return ui.notifications.error("Delve: not a Delve export");
 const classes = { JournalEntry, RollTable, Scene };
 const folders = {};
-const label = base.split("/").pop();
+const label = `Delve: ${base.split("/").pop()}`;
 let count = 0;
 for (const entry of index.documents) {
   const cls = classes[entry.type];
@@ -42,7 +42,10 @@ for (const entry of index.documents) {
   if (src && index.path && src.startsWith(index.path)) {
     data.background.src = base + src.slice(index.path.length);
   }
-  folders[entry.type] ??= await Folder.create({ name: `Delve: ${label}`, type: entry.type });
+  // One folder a type, made on the first run and found again on the next.
+  folders[entry.type] ??=
+    game.folders.find((f) => f.type === entry.type && f.name === label) ??
+    (await Folder.create({ name: label, type: entry.type }));
   data.folder = folders[entry.type].id;
   const existing = game.collections.get(entry.type).get(data._id);
   if (existing) await existing.delete();

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import os
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -12,7 +14,7 @@ from hypothesis import strategies as st
 from generator.errors import DelveError
 from generator.export.files import MANIFEST, FolderWriter, Names, safe_stem, stable_id
 
-FORBIDDEN = set('<>:"/\\|?*#^[]')
+FORBIDDEN = set('<>:"/\\|?*#^[]`$%=~')
 RESERVED = {"CON", "PRN", "AUX", "NUL"} | {f"{p}{i}" for p in ("COM", "LPT") for i in range(10)}
 
 
@@ -37,6 +39,7 @@ def test_safe_stem_is_a_file_name_every_system_takes(text):
         ("trailing dots...", "trailing dots"),
         ("...", "untitled"),
         ("[[evil]] | #tag", "evil tag"),
+        ("`code` $x$ %% c %% ==h== ~~s~~", "code x c h s"),
     ],
 )
 def test_safe_stem_examples(text, expected):
@@ -155,3 +158,103 @@ def test_linker_links_the_longest_first_mention_once_and_escapes_the_rest():
     address = "Rebuild: delve site --seed saltmarch@radius=3/hex/0303/site (see hex 0303)."
     assert linker.link(address) == address.replace("hex 0303)", "[[H/0303|hex 0303]])")
     assert linker.link("bog@level=2+rooms=12") == "bog@level=2+rooms=12"
+
+
+# --------------------------------------------------------------------------- --force, atomically
+
+OLD = {"a.md": "A", "sub/b.md": "B", "keep/c.md": "C", "gone/deep/d.md": "D"}
+NEW = {"a.md": "A2", "keep/c.md": "C2", "fresh/e.md": "E", "fresh/more/f.md": "F"}
+THEIRS = {"mine.md": "my notes", "keep/mine.md": "mine too", "sub/notes.md": "and these"}
+
+
+def snapshot(folder) -> dict[str, bytes]:
+    return {
+        p.relative_to(folder).as_posix(): p.read_bytes() for p in folder.rglob("*") if p.is_file()
+    }
+
+
+def an_old_export(target):
+    """An earlier export with the referee's own files beside and among its own."""
+    _writer(target, files=OLD).commit()
+    for rel, text in THEIRS.items():
+        (target / rel).write_text(text)
+    return snapshot(target)
+
+
+class Failing:
+    """Stands in for os.replace or Path.mkdir: the `at`-th call (and, if `stay`, every later
+    one) fails as a full disk does, or with an exception nobody foresaw."""
+
+    def __init__(self, real, at, error, stay=False):
+        self.real, self.at, self.error, self.stay, self.calls = real, at, error, stay, 0
+
+    def __call__(self, *args, **kwargs):
+        self.calls += 1
+        if self.calls == self.at or (self.stay and self.calls > self.at):
+            raise self.error
+        return self.real(*args, **kwargs)
+
+    def __get__(self, instance, owner):  # as a method (Path.mkdir), bound to its path
+        return self if instance is None else functools.partial(self, instance)
+
+
+def calls_in_a_rewrite(tmp_path, monkeypatch, obj, name) -> int:
+    target = tmp_path / "count"
+    an_old_export(target)
+    counter = Failing(getattr(obj, name), 0, None)
+    monkeypatch.setattr(obj, name, counter)
+    _writer(target, force=True, files=NEW).commit()
+    monkeypatch.undo()
+    return counter.calls
+
+
+DISK_FULL = OSError(28, "No space left on device")
+
+
+@pytest.mark.parametrize(
+    ("obj", "name", "error"),
+    [
+        (os, "replace", DISK_FULL),
+        (os, "replace", RuntimeError("moving went wrong")),
+        (Path, "mkdir", DISK_FULL),
+    ],
+    ids=["replace-disk-full", "replace-exception", "mkdir-disk-full"],
+)
+def test_force_over_an_export_is_all_or_nothing(tmp_path, monkeypatch, obj, name, error):
+    """Whichever step of a --force rewrite fails, the folder is the old export exactly (the
+    referee's files untouched), no staging folder is left, and the next --force works."""
+    fresh = tmp_path / "fresh"
+    an_old_export(fresh)
+    _writer(fresh, force=True, files=NEW).commit()
+    after_rewrite = snapshot(fresh)
+    total = calls_in_a_rewrite(tmp_path, monkeypatch, obj, name)
+    assert total >= (10 if name == "replace" else 3)  # every step is tried
+    for at in range(1, total + 1):
+        target = tmp_path / f"at{at}"
+        before = an_old_export(target)
+        monkeypatch.setattr(obj, name, Failing(getattr(obj, name), at, error))
+        with pytest.raises((DelveError, RuntimeError)):
+            _writer(target, force=True, files=NEW).commit()
+        monkeypatch.undo()
+        assert snapshot(target) == before, f"failing at step {at} of {total} left a mix"
+        assert not [p for p in tmp_path.iterdir() if p.name.startswith(f".at{at}.")]
+        _writer(target, force=True, files=NEW).commit()
+        assert snapshot(target) == after_rewrite
+
+
+def test_a_rewrite_that_cannot_even_undo_is_cleared_by_the_next_force(tmp_path, monkeypatch):
+    """A crash, or a disk that fails the undo too, can leave a mix; the manifest then names
+    the old files and the new, so the next --force clears it and writes the new export."""
+    fresh = tmp_path / "fresh"
+    an_old_export(fresh)
+    _writer(fresh, force=True, files=NEW).commit()
+    for at in range(2, 10):
+        target = tmp_path / f"at{at}"
+        an_old_export(target)
+        monkeypatch.setattr(os, "replace", Failing(os.replace, at, DISK_FULL, stay=True))
+        with pytest.raises(DelveError, match="cannot write"):
+            _writer(target, force=True, files=NEW).commit()
+        monkeypatch.undo()
+        assert {rel: (target / rel).read_text() for rel in THEIRS} == THEIRS
+        _writer(target, force=True, files=NEW).commit()
+        assert snapshot(target) == snapshot(fresh), at

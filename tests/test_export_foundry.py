@@ -118,6 +118,36 @@ def check_links(docs: dict[str, list[dict]]) -> None:
             for target, _shown in uuid_links(result["description"]):
                 _, entry, _, page = target.split(".")
                 assert page in entries[entry], target
+    check_no_orphan_pages(docs)
+
+
+def check_no_orphan_pages(docs: dict[str, list[dict]]) -> None:
+    """Every page but an entry's first (its overview) is linked from another page of the
+    export, and so is every entry but the first (the site's or region's own): a page nothing
+    links to is one the referee never finds, and the sign of a link gone to a namesake."""
+    pages: set[tuple[str, str]] = set()
+    entries: set[str] = set()
+    for entry in docs["JournalEntry"]:
+        for page in entry["pages"]:
+            for target, _shown in uuid_links(page["text"]["content"]):
+                parts = target.split(".")
+                if target.startswith(".") and parts[1] != page["_id"]:
+                    pages.add((entry["_id"], parts[1]))
+                elif parts[0] == "JournalEntry" and parts[1] != entry["_id"]:
+                    entries.add(parts[1])
+                    if len(parts) == 4:
+                        pages.add((parts[1], parts[3]))
+    for entry in docs["JournalEntry"]:
+        orphans = [p["name"] for p in entry["pages"][1:] if (entry["_id"], p["_id"]) not in pages]
+        assert not orphans, f"{entry['name']}: pages no other page links to: {orphans[:5]}"
+    kinds = {e["_id"]: e["flags"]["delve"]["kind"] for e in docs["JournalEntry"]}
+    top = "region" if "region" in kinds.values() else "site"
+    alone = [
+        e["name"]
+        for e in docs["JournalEntry"]
+        if kinds[e["_id"]] != top and e["_id"] not in entries
+    ]
+    assert not alone, f"entries no other entry links to: {alone[:5]}"
 
 
 @pytest.fixture
@@ -157,32 +187,58 @@ def test_site_roll_table_is_a_d6_with_one_result_a_face(site_docs):
     assert all("@UUID[JournalEntry." in r["description"] for r in table["results"])
 
 
+# Foundry enriches journal and roll-table text: [[/r ...]] is an inline roll, @UUID[...]{...}
+# and @Check[...] are links and checks. Table text must not write any of them, nor HTML.
+LIVE_FOUNDRY = ("[[/r", "@UUID[Actor", "@Check[", "<script", "<img", "<b>")
+
+
 def test_table_text_is_escaped_html(run_cli, tmp_path):
-    folder = tmp_path / "tables" / "site"
-    folder.mkdir(parents=True)
-    (folder / "features.yaml").write_text(
-        "title: Hostile features\nfields:\n  name: str\n  description: str\n  use: str\n"
-        "entries:\n  - name: '<script>alert(1)</script>'\n"
-        "    description: '[[/r 1d6]] and @UUID[Actor.x]{{evil}} & more'\n    use: 'x'\n",
-        encoding="utf-8",
-    )
-    res = run_cli(
-        "--tables",
-        tmp_path / "tables",
-        "site",
-        "--seed",
-        "hostile",
-        "--format",
-        "foundry",
-        "-o",
-        tmp_path / "f",
-    )
+    """The hostile feature (tests/test_export_vault.py) prints its name, result and use in
+    the room pages: escaped, so the text shows as written and nothing in it is live."""
+    from test_export_vault import hostile_tables
+
+    args = ("--tables", hostile_tables(tmp_path), "site", "--seed", "hostile")
+    res = run_cli(*args, "--format", "foundry", "-o", tmp_path / "f")
     assert res.code == 0, res.err
     docs = validate_folder(tmp_path / "f")
-    text = json.dumps(docs)
-    assert "<script>" not in text and "&lt;script&gt;" in text
-    assert "@UUID[Actor" not in text and "[[/r" not in text
     check_links(docs)
+    text = json.dumps(docs, ensure_ascii=False)
+    assert not [live for live in LIVE_FOUNDRY if live in text]
+    (journal,) = docs["JournalEntry"]
+    rooms = "".join(p["text"]["content"] for p in journal["pages"])
+    for shown in (
+        "Idol &#91;&#91;Nowhere&#93;&#93; | &lt;script&gt;alert(1)&lt;/script&gt;",
+        "&#91;&#91;/r 1d6&#93;&#93; and !&#91;&#91;embed.png&#93;&#93;",
+        "&#64;UUID&#91;Actor.y&#93;&#123;evil&#125; &amp; more",
+        "Use &#91;&#91;Nowhere|x&#93;&#93; or &#64;Check&#91;dex&#93;",
+        "&lt;img src=x onerror=alert(1)&gt;",
+    ):
+        assert shown in rooms, shown  # printed, and escaped
+
+
+def test_hostile_names_are_escaped_html(builtin_tables, tmp_path):
+    """A room's name is plain text in its page's and its map note's names (Foundry shows
+    those as text) and escaped HTML wherever a page links it."""
+    from test_export_vault import HOSTILE_NAME
+
+    from generator.export.files import FolderWriter
+    from generator.export.foundry import export_foundry
+
+    site = generate_site(builtin_tables, Rng("hostile-names"), rooms=12)
+    site.rooms[1].name = HOSTILE_NAME
+    writer = FolderWriter(tmp_path / "f")
+    export_foundry(site, writer)
+    writer.commit()
+    docs = validate_folder(tmp_path / "f")
+    check_links(docs)
+    (journal,) = docs["JournalEntry"]
+    html = "".join(p["text"]["content"] for p in journal["pages"])
+    assert not [live for live in LIVE_FOUNDRY if live in html]
+    shown = "2. Crypt &#91;&#91;Nowhere&#93;&#93; !&#91;&#91;x.png&#93;&#93; #tag"
+    assert re.search(r"@UUID\[\.\w+\]\{" + re.escape(shown), html)  # exits and the overview
+    assert f"2. {HOSTILE_NAME}" in [p["name"] for p in journal["pages"]]
+    notes = [n["text"] for sc in docs["Scene"] for n in sc["notes"]]
+    assert f"2. {HOSTILE_NAME}" in notes
 
 
 def test_same_seed_same_bytes(run_cli, tmp_path):
@@ -217,6 +273,10 @@ def test_region_exports_journal_tables_scene_and_every_site(region_docs):
         journals[j["flags"]["delve"]["kind"]].append(j)
     (rj,) = journals["region"]
     kinds = {p["name"] for p in rj["pages"]}
+    # The booklet prints each site after the hexes; here each is a journal entry of its own.
+    hexes = [p["text"]["content"] for p in rj["pages"] if p["flags"]["delve"]["page"][:4] == "hex/"]
+    assert sum("(in full in its own journal entry)" in t for t in hexes) == len(journals["site"])
+    assert "in full below" not in json.dumps(docs)
     assert any(re.match(r"^\d{4} ", n) for n in kinds)  # hex pages
     sites = journals.get("site", [])
     assert sites, "every site hex has its journal"
@@ -329,6 +389,10 @@ def test_level_scene_walls_doors_lights_and_notes_in_pixels(builtin_tables):
     notes = {n["pageId"]: (n["x"], n["y"]) for n in doc["notes"]}
     assert notes[pages[1]] == (200, 200)
     assert {n["pageId"] for n in doc["notes"]} == {pages[r.id] for r in site.rooms if r.level == 1}
+    assert doc["journalEntryPage"] == pages[1]
+    # A level with no room of its own (a hand-edited document) opens the overview.
+    empty = level_scene(site, 9, stub_geometry(), image, "x.png", "E" * 16, pages, "O" * 16)
+    assert (empty["journal"], empty["journalEntryPage"]) == ("E" * 16, "O" * 16)
 
 
 def test_site_scenes_from_the_plan(run_cli, tmp_path, builtin_tables):
@@ -345,6 +409,7 @@ def test_site_scenes_from_the_plan(run_cli, tmp_path, builtin_tables):
         for wall in scene["walls"]:
             assert all(0 <= v <= max(scene["width"], scene["height"]) for v in wall["c"])
         assert scene["notes"]
+        assert not off_the_ink(folder, scene), scene["name"]
     check_links(docs)
     # Lights only where a room has a light source; a note on every room; doors as Foundry's
     # (a stuck or locked door shut and locked, a hidden door secret).
@@ -356,6 +421,11 @@ def test_site_scenes_from_the_plan(run_cli, tmp_path, builtin_tables):
         here = [r for r in site.rooms if r.level == level]
         assert len(scene["lights"]) == sum(source(r.light) is not None for r in here)
         assert len(scene["notes"]) == len(here)
+        # The scene opens the journal at its own level's first room.
+        (journal,) = docs["JournalEntry"]
+        first = min(here, key=lambda r: r.id)
+        page = next(p for p in journal["pages"] if p["_id"] == scene["journalEntryPage"])
+        assert scene["journal"] == journal["_id"] and page["name"].startswith(f"{first.id}. ")
         kinds = {(w["door"], w["ds"]) for w in scene["walls"] if w["door"]}
         assert kinds <= {(1, 2), (2, 0)}
         obstacles = {c.obstacle for c in site.connections if site.room(c.from_room).level == level}
@@ -363,16 +433,59 @@ def test_site_scenes_from_the_plan(run_cli, tmp_path, builtin_tables):
         assert ((2, 0) in kinds) == ("hidden_door" in obstacles)
 
 
+def off_the_ink(folder: Path, scene: dict) -> list[tuple[int, int]]:
+    """Points along the scene's walls (and secret doors, which the players' picture draws as
+    wall) where its picture has no wall: a dark pixel within 3 pixels of each of nine points
+    along every segment. A plain door is skipped: the picture draws it as an open box."""
+    from PIL import Image
+
+    png = folder / scene["background"]["src"].removeprefix(f"delve/{folder.name}/")
+    with Image.open(png) as img:
+        grey = img.convert("L")
+    w, h = grey.size
+    off = []
+    for wall in scene["walls"]:
+        if wall["door"] == 1:
+            continue
+        x1, y1, x2, y2 = wall["c"]
+        for k in range(1, 10):
+            x, y = round(x1 + (x2 - x1) * k / 10), round(y1 + (y2 - y1) * k / 10)
+            near = [
+                grey.getpixel((min(w - 1, max(0, x + dx)), min(h - 1, max(0, y + dy))))
+                for dx in (-3, 0, 3)
+                for dy in (-3, 0, 3)
+            ]
+            if min(near) > 100:
+                off.append((x, y))
+    return off
+
+
+@pytest.mark.parametrize(("seed", "rooms"), [("ink", 6), ("ink-caves", 18), ("ink-deep", 30)])
+def test_site_scene_walls_sit_on_the_pictures_walls(builtin_tables, tmp_path, seed, rooms):
+    """Every wall of every level's scene lies on a wall drawn in its picture, sampled pixel
+    by pixel, so tokens stop where the players see stone."""
+    from generator.export.files import FolderWriter
+    from generator.export.foundry import export_foundry
+
+    site = generate_site(builtin_tables, Rng(seed), rooms=rooms)
+    writer = FolderWriter(tmp_path / "f")
+    export_foundry(site, writer)
+    writer.commit()
+    docs = validate_folder(tmp_path / "f")
+    assert len(docs["Scene"]) == site.levels
+    for scene in docs["Scene"]:
+        assert sum(w["door"] != 1 for w in scene["walls"]) >= 4, scene["name"]
+        off = off_the_ink(tmp_path / "f", scene)
+        assert not off, (
+            f"{scene['name']}: {len(off)} wall points off the picture's walls: {off[:5]}"
+        )
+
+
 def test_tables_export_all_validates(run_cli, tmp_path):
     res = run_cli("tables", "export", "--all", "--format", "foundry", "-o", tmp_path / "t")
     assert res.code == 0, res.err
     docs = validate_folder(tmp_path / "t")
     assert len(docs["RollTable"]) > 100
-
-
-def test_the_macro_reads_the_index(tmp_path):
-    macro = (Path(__file__).parent.parent / "docs" / "foundry-import.js").read_text()
-    assert "delve-foundry.json" in macro and "keepId" in macro
 
 
 def test_an_encounter_without_a_stat_block_is_escaped_text(builtin_tables):
@@ -402,3 +515,37 @@ def test_render_of_a_saved_site_makes_the_same_foundry_folder(run_cli, tmp_path)
     for rel in files:
         assert (a / rel).read_bytes() == (b / rel).read_bytes(), rel
     validate_folder(a)
+
+
+def test_namesakes_each_link_their_own_page(builtin_tables, tmp_path):
+    """Two havens, two sites (and three people) of one name: each hex's page links its own
+    haven's page and its own site's journal, and nothing is left unlinked."""
+    from test_export_vault import namesake_region, near
+
+    from generator.export.files import FolderWriter
+    from generator.export.foundry import export_foundry
+
+    region = namesake_region(builtin_tables)
+    writer = FolderWriter(tmp_path / "f")
+    export_foundry(region, writer)
+    writer.commit()
+    docs = validate_folder(tmp_path / "f")
+    check_links(docs)  # and no orphan pages
+    (rj,) = [e for e in docs["JournalEntry"] if e["flags"]["delve"]["kind"] == "region"]
+    page_of = {p["_id"]: p["flags"]["delve"]["page"] for p in rj["pages"]}
+    seed_of = {e["_id"]: e["flags"]["delve"]["seed"] for e in docs["JournalEntry"]}
+    checked = {"haven": 0, "site": 0}
+    for page in rj["pages"]:
+        kind, _, label = page["flags"]["delve"]["page"].partition("/")
+        if kind != "hex":
+            continue
+        for target, _shown in uuid_links(page["text"]["content"]):
+            parts = target.split(".")
+            if target.startswith(".") and page_of[parts[1]].startswith("haven/"):
+                assert page_of[parts[1]][6:] in near(region, label), (page["name"], target)
+                checked["haven"] += 1
+            elif parts[0] == "JournalEntry":
+                seed = seed_of[parts[1]]
+                assert any(f"/hex/{lab}/" in seed for lab in near(region, label)), target
+                checked["site"] += 1
+    assert all(checked.values()), checked

@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from collections import Counter
 from pathlib import Path
 
@@ -152,6 +153,12 @@ def test_nested_references_linked_when_exported_together_else_rolled_fresh(ts):
     assert len(mixed) == 2 and all("[[2d4]]" in r["description"] for r in mixed)
     leafs = {"gold", "silver", "old bones"}
     assert all(any(w in r["description"] for w in leafs) for r in mixed)
+    # Exported together, the words rolled on Leaf link it (a click draws again); alone, not.
+    for r in mixed:
+        assert re.search(
+            rf"@UUID\[RollTable\.{leaf_id}\]\{{(gold|silver|old bones)\}}", r["description"]
+        )
+    assert "@UUID" not in json.dumps(alone)
     coins = next(r for r in together["results"] if r["range"] == [4, 4])
     assert "[[1d6*10]]" in coins["description"] and "&#91;place&#93;" in coins["description"]
 
@@ -213,3 +220,64 @@ def test_export_parses_as_foundry_dice(ts):
     for table_id in ts.ids():
         formula, _ = ranges(ts.get(table_id))
         parse(formula.replace("*", "x"))
+
+
+@pytest.fixture(scope="module")
+def every_builtin(builtin_tables):
+    """Every built-in table in the three formats, the Foundry ones exported together."""
+    from generator.export.table_export import to_csv, to_markdown
+
+    ts = builtin_tables
+    linked = set(ts.ids())
+    return {
+        table_id: (
+            to_foundry(ts, ts.get(table_id), linked),
+            to_csv(ts, ts.get(table_id)),
+            to_markdown(ts, ts.get(table_id)),
+        )
+        for table_id in ts.ids()
+    }
+
+
+def test_every_builtin_row_says_something_and_no_template_syntax_leaks(every_builtin):
+    """No empty row (a keyed lookup table's empty entry shows its key), and no '{@table}',
+    '{$place}' or '{2d6}' of the template language is printed as it is written, in any
+    field of any format."""
+    for table_id, (foundry, csv_text, md) in every_builtin.items():
+        for row in list(csv.reader(io.StringIO(csv_text)))[1:]:
+            assert row[1].strip(), (table_id, row)
+        for line in md.splitlines():
+            if line.startswith("| ") and "---" not in line:
+                assert line.split(" | ", 1)[1].strip(" |"), (table_id, line)
+        for r in foundry["results"]:
+            assert r["name"].strip() and (r["description"] or r["type"] == "document"), table_id
+        for text in (json.dumps(foundry), csv_text, md):
+            assert "{@" not in text and "{$" not in text, table_id
+
+
+def test_keyed_lookup_rows_without_text_show_their_key(every_builtin):
+    _foundry, csv_text, md = every_builtin["systems/fmc/terms"]
+    assert "trap.ordinary" in dict(list(csv.reader(io.StringIO(csv_text)))[1:]).values()
+    assert "| trap.ordinary |" in md.replace("\\", "")
+    foundry = every_builtin["systems/fmc/terms"][0]
+    empty = [r for r in foundry["results"] if r["name"] == "trap.ordinary"]
+    assert len(empty) == 1 and empty[0]["description"] == "<p>trap.ordinary</p>"
+
+
+def test_builtin_tables_exported_together_draw_from_each_other(every_builtin):
+    """With --all, an entry that is nothing but a reference is a linked draw (none of the
+    built-ins is, today: each reference sits in words of its own), and every reference rolled
+    fresh links the table it was rolled on, so a click draws again."""
+    ids = {doc["_id"]: table_id for table_id, (doc, _c, _m) in every_builtin.items()}
+    rolled = links = 0
+    for table_id, (doc, _csv, _md) in every_builtin.items():
+        for r in doc["results"]:
+            how = r["flags"].get("delve", {})
+            if how.get("draw") == "linked":
+                assert r["type"] == "document" and ids[r["documentUuid"][10:]] == how["table"]
+            elif how.get("draw") == "rolled-fresh":
+                rolled += len(how["tables"])
+                found = re.findall(r"@UUID\[RollTable\.(\w+)\]\{", r["description"])
+                assert sorted(ids[f] for f in found) == sorted(how["tables"]), (table_id, r)
+                links += len(found)
+    assert rolled == links >= 60  # every reference of the built-ins, as the audit counted

@@ -19,7 +19,7 @@ from generator.render.context import using_system
 from generator.systems import get_system
 
 LINK = re.compile(r"(!?)\[\[([^\]]+?)\]\]")
-FORBIDDEN = re.compile(r'[<>:"\\|?*#^\[\]]')
+FORBIDDEN = re.compile(r'[<>:"\\|?*#^\[\]`$%=~]')
 
 
 def notes(vault: Path) -> dict[str, str]:
@@ -46,10 +46,21 @@ def front_matter(text: str) -> tuple[dict, str]:
 
 
 def check_vault(vault: Path) -> dict[str, str]:
-    """The invariants every vault keeps; returns its notes."""
+    """The invariants every vault keeps; returns its notes.
+
+    Every note but the index (the site's or region's note at the root) is linked from some
+    other note: a note nothing links to is one a referee never finds, and the sign of a link
+    that went to a namesake instead."""
     found = notes(vault)
     files = {p.relative_to(vault).as_posix() for p in vault.rglob("*") if p.is_file()}
     assert found
+    linked_to: set[str] = set()
+    for path, text in found.items():
+        linked_to |= {f"{t}.md" for embed, t, _s in links(text) if not embed and f"{t}.md" != path}
+    indexes = [p for p in found if "/" not in p]
+    assert len(indexes) == 1, indexes
+    orphans = sorted(set(found) - linked_to - set(indexes))
+    assert not orphans, f"notes no other note links to: {orphans[:5]}"
     for path, text in found.items():
         meta, body = front_matter(text)
         assert {"kind", "seed", "tags"} <= set(meta), path
@@ -164,6 +175,9 @@ def test_region_vault_links_hexes_sites_factions_and_people(region_vault):
         meta, _ = front_matter(text)
         if meta["stocking"] == "site":
             assert any(f"{t}.md" in site_indexes for _e, t, _s in links(text)), path
+            # The booklet prints the site after the hexes; here it is in notes of its own.
+            assert "(in full in its own notes)" in text, path
+    assert not [p for p, t in found.items() if "in full below" in t]
     # A faction links its base hex and its leader.
     for path, text in kinds["faction"].items():
         targets = [t for _e, t, _s in links(text)]
@@ -178,35 +192,116 @@ def test_region_vault_links_hexes_sites_factions_and_people(region_vault):
         assert f"Address: {meta['seed']}" in text, path
 
 
-def test_hostile_table_text_cannot_break_links(tmp_path, run_cli):
-    """Table text with brackets, pipes and HTML stays text: every link still resolves."""
-    folder = tmp_path / "tables" / "site"
-    folder.mkdir(parents=True)
-    (folder / "features.yaml").write_text(
-        "title: Hostile features\nfields:\n  name: str\n  description: str\n  use: str\n"
-        "entries:\n"
-        "  - name: '[[Nowhere]] | <script>x</script>'\n"
-        "    description: 'A ]] bracket [[and ![[embed.png]] and a \\\\ backslash.'\n"
-        "    use: '#tag ^block'\n",
-        encoding="utf-8",
-    )
-    res = run_cli(
-        "--tables",
-        tmp_path / "tables",
-        "site",
-        "--seed",
-        "hostile",
-        "--format",
-        "vault",
-        "-o",
-        tmp_path / "v",
-    )
-    if res.code != 0 and "features" in res.err:
-        pytest.skip(f"the features table has other required fields here: {res.err}")
+# Table text a referee's own tables (or a shared pack) may hold: Obsidian's links, embeds,
+# tags, comments, highlights, block ids, code and maths, HTML, Foundry's enrichers, and a
+# backslash that would undo an escape made without escaping backslashes too. Every part is in a
+# field a room prints: the feature's name, its result and its use.
+HOSTILE_FEATURES = """\
+title: Hostile features
+fields:
+  name: str
+  use: str
+entries:
+  - name: 'Idol [[Nowhere]] | <script>alert(1)</script> #nametag'
+    result: 'A ]] bracket, [[/r 1d6]] and ![[embed.png]], a #tag, %% a comment, ==a highlight==,
+      a block ^blockid, `code`, $maths$, a \\#fake tag and @UUID[Actor.y]{{evil}} & more'
+    use: 'Use [[Nowhere|x]] or @Check[dex]{{roll}} <img src=x onerror=alert(1)>'
+"""
+HOSTILE_NAME = "Crypt [[Nowhere]] ![[x.png]] #tag %% ==hi== ^id `c` $m$ <b>b</b> [[/r 1d6]]"
+
+
+def hostile_tables(tmp_path: Path) -> Path:
+    folder = tmp_path / "tables"
+    (folder / "site").mkdir(parents=True)
+    (folder / "site" / "features.yaml").write_text(HOSTILE_FEATURES, encoding="utf-8")
+    return folder
+
+
+# Obsidian syntax that is live unless an odd number of backslashes stands before it.
+LIVE = {
+    "a link or an embed": r"\[\[",
+    "a tag": r"(?<![\w&])#[^\s#]",
+    "a comment": r"%%",
+    "a highlight": r"==",
+    "a block id": r"\^\w",
+    "code": r"`",
+    "maths": r"\$",
+    "HTML": r"<[a-z/]",
+}
+
+
+def live_syntax(found: dict[str, str]) -> list[str]:
+    """What in the notes' bodies would act as Obsidian syntax, our own links aside."""
+    out = []
+    for path, text in found.items():
+        body = front_matter(text)[1]
+        shown = []
+        for m in reversed(list(LINK.finditer(body))):  # our links, which check_vault resolved
+            if not escaped(body, m.start()):
+                _target, _, text = m.group(2).replace("\\|", "|").partition("|")
+                assert "|" not in text, f"{path}: a second | in {m.group(0)}"
+                shown.append(text)
+                body = body[: m.start()] + body[m.end() :]
+        body = re.sub(r"^#+ ", "", body, flags=re.M)  # headings are ours
+        for part in [body, *shown]:
+            for what, pattern in LIVE.items():
+                for m in re.finditer(pattern, part):
+                    if not escaped(part, m.start()):
+                        where = part[max(0, m.start() - 30) : m.end() + 30]
+                        out.append(f"{path}: {what}: {where!r}")
+    return out
+
+
+def escaped(text: str, at: int) -> bool:
+    n = 0
+    while at - n - 1 >= 0 and text[at - n - 1] == "\\":
+        n += 1
+    return n % 2 == 1
+
+
+def test_hostile_table_text_stays_text(tmp_path, run_cli):
+    """The feature's name, result and use reach the room notes, escaped: every link is ours and
+    resolves, and no tag, comment, highlight, block id, code, maths or HTML is live."""
+    args = ("--tables", hostile_tables(tmp_path), "site", "--seed", "hostile")
+    res = run_cli(*args, "--format", "vault", "-o", tmp_path / "v")
     assert res.code == 0, res.err
     found = check_vault(tmp_path / "v")
+    assert not live_syntax(found)
     text = "".join(found.values())
-    assert "<script>" not in text and "&lt;script&gt;" in text
+    for shown in (
+        "Idol \\[\\[Nowhere\\]\\] | &lt;script&gt;",
+        "\\#nametag",
+        "!\\[\\[embed.png\\]\\]",
+        "a \\#tag, \\%\\% a comment, \\=\\=a highlight\\=\\=",
+        "a block \\^blockid, \\`code\\`, \\$maths\\$, a \\\\\\#fake tag",
+        "Use \\[\\[Nowhere|x\\]\\]",
+        "&lt;img src=x",
+    ):
+        assert shown in text, shown  # printed, and escaped
+
+
+def test_hostile_names_stay_text(tmp_path, builtin_tables):
+    """A room's and a magic item's names print in titles, file names, exits and links."""
+    for n in range(50):
+        site = generate_site(builtin_tables, Rng(f"hostile{n}"), rooms=12)
+        rooms = [r for r in site.rooms if r.hoard and magic_in(r.hoard)]
+        if rooms:
+            break
+    site.rooms[1].name = HOSTILE_NAME
+    name_item(magic_in(rooms[0].hoard)[0], HOSTILE_NAME + " (2)")
+    writer = FolderWriter(tmp_path / "v")
+    export_vault(site, writer)
+    writer.commit()
+    found = check_vault(tmp_path / "v")
+    assert not live_syntax(found)
+    escaped_name = "Crypt \\[\\[Nowhere\\]\\] !\\[\\[x.png\\]\\] \\#tag \\%\\% \\=\\=hi\\=\\="
+    titles = [t for t in found.values() if f"# 2. {escaped_name}" in t]
+    assert len(titles) == 1  # the room's own note
+    # In a link's shown text, brackets are parentheses: the first ]] must close the link.
+    shown = "Crypt ((Nowhere)) !((x.png)) \\#tag \\%\\% \\=\\=hi\\=\\="
+    exits = [t for t in found.values() if f"|2. {shown}" in t]
+    assert exits  # the rooms beside it link it, its name escaped in the link
+    assert any(f"|{shown}" in t and "[[Items/" in t for t in found.values())
 
 
 def test_refuses_a_folder_of_other_files_and_writes_nothing(tmp_path, run_cli):
@@ -229,6 +324,39 @@ def test_rewrite_needs_force_and_keeps_the_referees_own_notes(tmp_path, run_cli)
     assert res.code == 0, res.err
     assert (target / "My session notes.md").read_text() == "mine"
     assert MANIFEST in {p.name for p in target.iterdir()}
+
+
+def test_a_disk_full_during_force_keeps_the_old_vault_and_the_next_force_works(
+    tmp_path, monkeypatch, run_cli
+):
+    """The audit's case: a full disk on the fifth move of a --force rewrite (site x into
+    site y) used to leave notes of both sites and a folder the next --force refused."""
+    import os
+
+    target = tmp_path / "vault"
+    assert run_cli("site", "--seed", "x", "--format", "vault", "-o", target).code == 0
+    (target / "My session notes.md").write_text("mine")
+    before = {p: t for p, t in notes(target).items()}
+    real, calls = os.replace, []
+
+    def full(*args):
+        calls.append(args)
+        if len(calls) == 5:
+            raise OSError(28, "No space left on device")
+        return real(*args)
+
+    monkeypatch.setattr(os, "replace", full)
+    res = run_cli("site", "--seed", "y", "--format", "vault", "-o", target, "--force")
+    monkeypatch.undo()
+    assert res.code == 1 and res.err.count("\n") == 1, res.err
+    assert "No space left on device" in res.err
+    assert notes(target) == before  # site x, whole, and the referee's notes
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".vault.")]
+    res = run_cli("site", "--seed", "y", "--format", "vault", "-o", target, "--force")
+    assert res.code == 0, res.err
+    assert run_cli("site", "--seed", "y", "--format", "vault", "-o", tmp_path / "y").code == 0
+    mine = {"My session notes.md": "mine"}
+    assert notes(target) == {**notes(tmp_path / "y"), **mine}
 
 
 def test_output_that_is_a_file_is_one_line_and_exit_1(tmp_path, run_cli):
@@ -283,3 +411,137 @@ def test_any_site_makes_a_vault_whose_links_resolve(
         export_vault(site, writer)
     writer.commit()
     check_vault(target)
+
+
+# --------------------------------------------------------------------------- namesakes
+
+
+def namesake_region(tables):
+    """A region where things share names, as generated regions sometimes do (two Nicos, two
+    havens called The Wandering Goose): two havens of one name, three people of one name (two
+    of them in one haven, one a faction's leader, and a river named after them), two sites of
+    one name and two lairs' magic items of one name."""
+    from generator.build.region import generate_region
+
+    region = generate_region(tables, Rng("twins"), radius=2)
+    havens = [h.haven for h in region.hexes if h.haven]
+    crowded = next(hv for hv in havens if len(hv.npcs) >= 2)
+    other = next(hv for hv in havens if hv is not crowded)
+    sites = [h.site for h in region.hexes if h.site]
+    hoards = [
+        h.lair.hoard
+        for h in region.hexes
+        if h.lair and h.lair.form == "room" and h.lair.hoard and magic_in(h.lair.hoard)
+    ]
+    assert len(havens) >= 2 and len(sites) >= 2 and len(hoards) >= 2, "pick another seed"
+    other.name = crowded.name
+    name = crowded.npcs[0].name
+    crowded.npcs[1].name = other.npcs[0].name = region.factions[0].leader.name = name
+    sites[1].name = sites[0].name
+    region.rivers[0].name = f"the Tumbling {name}"  # a river is no one's note
+    for hoard in hoards[:2]:
+        name_item(magic_in(hoard)[0], "Arcane focus (1 energy)")
+    return region
+
+
+def near(region, label: str) -> set[str]:
+    """A hex, and the hex its haven's rumour is about: the places its text may name."""
+    haven = region.hex(label).haven
+    return {label} | ({haven.rumour.about} if haven and haven.rumour else set())
+
+
+def magic_in(hoard):
+    return [i for i in hoard.items if i.magic]
+
+
+def name_item(item, name):
+    if item.weapon is not None:
+        item.weapon.name = name
+    item.name = name
+
+
+def by_kind(found):
+    out: dict[str, dict[str, tuple[dict, str]]] = {}
+    for path, text in found.items():
+        meta, _ = front_matter(text)
+        out.setdefault(meta["kind"], {})[path] = (meta, text)
+    return out
+
+
+def test_namesakes_each_link_their_own_note(tmp_path, builtin_tables):
+    region = namesake_region(builtin_tables)
+    writer = FolderWriter(tmp_path / "v")
+    export_vault(region, writer)
+    writer.commit()
+    found = check_vault(tmp_path / "v")  # no orphans: each namesake is linked from somewhere
+    kinds = by_kind(found)
+
+    def meta(target):
+        return front_matter(found[f"{target}.md"])[0]
+
+    bases = {fa.key: fa.base for fa in region.factions}
+    checked = {"People": 0, "Havens": 0, "Sites": 0, "Items": 0}
+    for path, (hexmeta, text) in kinds["hex"].items():
+        label = hexmeta["label"]
+        for _e, target, _s in links(text):
+            top = target.split("/")[0]
+            if top == "People":  # a person of this hex's haven, or of a faction based here
+                person = meta(target)
+                assert person.get("hex") == label or bases.get(person.get("faction")) == label, (
+                    path,
+                    target,
+                )
+            elif top == "Havens":
+                assert meta(target)["hex"] in near(region, label), (path, target)
+            elif top == "Sites" and meta(target)["kind"] == "site":
+                seed = meta(target)["seed"]
+                assert any(f"/hex/{lab}/" in seed for lab in near(region, label)), (path, target)
+            elif top == "Items":  # a lair's magic item: it lies in this hex
+                assert f"[[{path[:-3]}|" in found[f"{target}.md"], (path, target)
+            else:
+                continue
+            checked[top] += 1
+    for path, (havenmeta, text) in kinds["haven"].items():
+        for _e, target, _s in links(text):
+            if target.startswith("People/"):
+                assert meta(target)["hex"] == havenmeta["hex"], (path, target)
+                checked["People"] += 1
+    assert all(checked.values()), checked
+    # The river named after them links no one.
+    river = [line for t in found.values() for line in t.splitlines() if "the Tumbling " in line]
+    assert river and not [line for line in river if "People/" in line]
+    # The two people of one name in one haven are both linked from its note, each from the
+    # line about them.
+    crowded = next(h for h in region.hexes if h.haven and len(h.haven.npcs) >= 2)
+    (haven,) = [t for p, (m, t) in kinds["haven"].items() if m["hex"] == crowded.label]
+    twins = [t for _e, t, _s in links(haven) if t.startswith("People/")]
+    assert len(twins) == len(set(twins)) == len(crowded.haven.npcs)
+    for npc, target in zip(crowded.haven.npcs, twins, strict=True):
+        assert npc.role in found[f"{target}.md"]
+
+
+def test_namesake_items_in_a_site_link_their_own_rooms(tmp_path, builtin_tables):
+    """Two rooms' magic items of one name: each room links its own, and the link shows the
+    whole name, closing bracket and all."""
+    for n in range(50):
+        site = generate_site(builtin_tables, Rng(f"namesakes{n}"), rooms=18)
+        rooms = [r for r in site.rooms if r.hoard and magic_in(r.hoard)]
+        if len(rooms) >= 2:
+            break
+    else:
+        raise AssertionError("no site with magic items in two rooms")
+    for room in rooms:
+        name_item(magic_in(room.hoard)[0], "Arcane focus (1 energy)")
+    writer = FolderWriter(tmp_path / "v")
+    export_vault(site, writer)
+    writer.commit()
+    found = check_vault(tmp_path / "v")
+    targets = set()
+    for path, (_meta, text) in by_kind(found)["room"].items():
+        for _e, target, shown in links(text):
+            if target.startswith("Items/"):
+                assert f"[[{path[:-3]}|" in found[f"{target}.md"], (path, target)
+            if target.startswith("Items/Arcane focus (1 energy)"):
+                targets.add(target)
+                assert shown == "Arcane focus (1 energy)", shown
+    assert len(targets) == len(rooms)

@@ -5,6 +5,12 @@ them into a temporary folder beside the target and moves that into place, so a f
 nothing half-written. It keeps a manifest (``.delve-manifest.json``) of the files it wrote: a
 folder that already holds an export is written over only with ``--force``, and then only the
 files of the old manifest are replaced or removed; a file Delve did not write is never touched.
+
+Over an earlier export the new files cannot arrive in one move (the referee's own files stay
+in the folder), so the swap is made undoable instead (:func:`_swap`): the old files are moved
+aside, the new ones in, and the new manifest written last; any failure on the way moves
+everything back, leaving the old export whole. While the swap runs, the manifest names the old
+files and the new together, so even a crash that leaves a mix is cleared by the next --force.
 """
 
 from __future__ import annotations
@@ -25,8 +31,10 @@ MAX_STEM = 80  # characters: long names trouble Windows paths and every file pic
 
 # Windows forbids these names with any extension (CON.md is as bad as CON).
 _RESERVED = {"CON", "PRN", "AUX", "NUL"} | {f"{p}{i}" for p in ("COM", "LPT") for i in range(10)}
-# Forbidden on Windows (<>:"/\|?*) or meaningful in Obsidian links (#^[]|), plus controls.
-_BAD = re.compile(r'[<>:"/\\|?*#^\[\]\x00-\x1f\x7f]')
+# Forbidden on Windows (<>:"/\|?*), meaningful in Obsidian links (#^[]|), or opening markdown
+# that can swallow a link around the name (code `, maths $, comments %%, highlights ==,
+# strike-through ~~), plus controls.
+_BAD = re.compile(r'[<>:"/\\|?*#^\[\]`$%=~\x00-\x1f\x7f]')
 _ID_CHARS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 
 
@@ -151,20 +159,81 @@ class FolderWriter:
                 os.chmod(stage, 0o777 & ~_umask())  # mkdtemp makes it 0700
                 os.replace(stage, target)
                 return target
-            # Over an earlier export (--force): each file is moved in whole; files of the old
-            # manifest that this export no longer has are removed; nothing else is touched.
-            for rel in self.files:
-                dest = target / rel
-                dest.parent.mkdir(parents=True, exist_ok=True)
-                os.replace(stage / rel, dest)
-            for rel in old:
-                if rel not in self.files:
-                    _remove(target, rel)
+            # Over an earlier export (--force): swapped in whole, or not at all.
+            both = {"delve_export": self.kind, "files": sorted(set(old) | set(self.files))}
+            (stage / UNION).write_text(json.dumps(both, indent=1) + "\n", encoding="utf-8")
+            _swap(target, stage, [rel for rel in self.files if rel != MANIFEST], old)
             return target
         except OSError as err:
             raise DelveError(f"-o {target}: cannot write: {err.strerror or err}") from None
         finally:
             shutil.rmtree(stage, ignore_errors=True)
+
+
+UNION = ".delve-manifest-both.json"  # in the stage: the manifest that names old and new
+
+
+def _swap(target: Path, stage: Path, new: list[str], old: list[str]) -> None:
+    """Move the staged export (`new`, then its manifest) into `target` over the export whose
+    manifest named `old`: all of it, or, on any failure, none of it.
+
+    Before anything moves, everything the undo needs is already written (the old manifest's
+    copy, the manifest naming both), so undoing only moves files back: it needs no disk space.
+    """
+    aside = stage / ".old"  # the old export, moved out of the way; the stage is on target's disk
+    aside.mkdir()
+    shutil.copy2(target / MANIFEST, aside / MANIFEST)
+    os.replace(stage / UNION, target / MANIFEST)  # from here, the manifest names every file
+    moved_aside: list[str] = []
+    moved_in: list[str] = []
+    made: list[Path] = []  # folders made in target for the new files
+    try:
+        for rel in old:
+            path = target / rel
+            if rel != MANIFEST and (path.is_file() or path.is_symlink()):
+                (aside / rel).parent.mkdir(parents=True, exist_ok=True)
+                os.replace(path, aside / rel)
+                moved_aside.append(rel)
+        for rel in new:
+            dest = target / rel
+            _make_parents(target, dest.parent, made)
+            os.replace(stage / rel, dest)
+            moved_in.append(rel)
+        os.replace(stage / MANIFEST, target / MANIFEST)  # the new export is in: no way back
+    except BaseException:
+        for rel in reversed(moved_in):
+            os.replace(target / rel, stage / rel)
+        for folder in reversed(made):
+            _rmdir_if_empty(folder)
+        for rel in reversed(moved_aside):
+            (target / rel).parent.mkdir(parents=True, exist_ok=True)
+            os.replace(aside / rel, target / rel)
+        os.replace(aside / MANIFEST, target / MANIFEST)
+        raise
+    for rel in moved_aside:  # folders the old export's files left empty
+        folder = (target / rel).parent
+        while folder != target and _rmdir_if_empty(folder):
+            folder = folder.parent
+
+
+def _make_parents(target: Path, folder: Path, made: list[Path]) -> None:
+    """Make `folder` and the folders above it inside `target`, adding each to `made` as it is
+    made (so an undo removes them even when the next one fails)."""
+    missing = []
+    while folder != target and not folder.exists():
+        missing.append(folder)
+        folder = folder.parent
+    for path in reversed(missing):
+        path.mkdir()
+        made.append(path)
+
+
+def _rmdir_if_empty(folder: Path) -> bool:
+    try:
+        folder.rmdir()
+    except OSError:  # not empty (a referee's file), or already gone
+        return False
+    return True
 
 
 def _umask() -> int:
@@ -184,13 +253,3 @@ def _read_manifest(folder: Path) -> list[str] | None:
         return None
     # A hand-edited manifest must not name files outside the folder.
     return [f for f in files if f and not Path(f).is_absolute() and ".." not in Path(f).parts]
-
-
-def _remove(target: Path, rel: str) -> None:
-    path = target / rel
-    if path.is_file() or path.is_symlink():
-        path.unlink()
-    folder = path.parent
-    while folder != target and folder.is_dir() and not any(folder.iterdir()):
-        folder.rmdir()
-        folder = folder.parent

@@ -21,6 +21,7 @@ from generator.render import blocks as b
 from generator.systems import System
 
 SITE_HEADING = re.compile(r"^Hex \d{4}: ")  # a site in full inside the region's key
+IN_FULL = "(in full below)"  # region_key's pointer from a site hex to that site in full
 
 
 @dataclass
@@ -73,10 +74,11 @@ def split_site(site: Site, system: System) -> Split:
     return without_empty_headings(out)
 
 
-def split_region(region: Region, system: System, monsters: dict) -> Split:
+def split_region(region: Region, system: System, monsters: dict, elsewhere: str) -> Split:
     """Hexes ("hex/XXYY") and factions ("faction/KEY") out of the key; the sites in full left
-    out (each is exported whole on its own); the bigger headings one step down, under the
-    region's own title."""
+    out (each is exported whole on its own, so a site hex's "(in full below)" becomes
+    `elsewhere`, the export's words for where it is); the bigger headings one step down,
+    under the region's own title."""
     from generator.render.region_key import region_blocks
 
     out = Split()
@@ -93,7 +95,7 @@ def split_region(region: Region, system: System, monsters: dict) -> Split:
             continue
         label = text.split(" ", 1)[0]
         if kind == "h3" and label in labels and f"hex/{label}" not in out.parts:
-            out.parts[f"hex/{label}"] = body
+            out.parts[f"hex/{label}"] = [_reword(block, elsewhere) for block in body]
             out.index.append(b.Block("hex", label))
             continue
         if kind == "h3" and text in factions:
@@ -106,6 +108,12 @@ def split_region(region: Region, system: System, monsters: dict) -> Split:
             out.index.append(b.Block(kind, text))
         _body(out, body, stats)
     return without_empty_headings(out)
+
+
+def _reword(block: b.Block, elsewhere: str) -> b.Block:
+    if IN_FULL in block.text:
+        return b.Block(block.kind, block.text.replace(IN_FULL, elsewhere), block.rows, block.depth)
+    return block
 
 
 def without_empty_headings(split: Split) -> Split:
@@ -160,3 +168,11 @@ def haven_blocks(region: Region, label: str) -> list[b.Block]:
         truth = "true" if haven.rumour.true else "false"
         out += [b.h2("Rumour"), b.p(f'"{region.rumour_text(haven.rumour)}" ({truth})')]
     return out
+
+
+def unlinked_names(region: Region) -> list[tuple[str, str]]:
+    """Names of things with no note of their own (rivers, landmarks), left as text, so that a
+    name inside them (a person's, a monster's) is not linked from there."""
+    names = [river.name for river in region.rivers]
+    names += [h.landmark.name for h in region.hexes if h.landmark]
+    return [(name, "") for name in names]

@@ -12,8 +12,13 @@ What a result says inside it:
   a linked draw (a result of type document pointing at that RollTable, which Foundry draws from
   in turn) when the table it names is exported alongside (``--all``). Any other reference is
   rolled at export, fresh for each result, from a stream named by the table and entry, so the
-  same tables export the same bytes. CSV and markdown name the table to roll on instead.
+  same tables export the same bytes; exported alongside its table, the words rolled link it
+  (``@UUID[RollTable.id]{words}``), so the referee can draw again. CSV and markdown name the
+  table to roll on instead.
 - A placeholder ``{$place}`` a generator fills: shown as ``[place]``.
+
+The same holds in an entry's name and its other text fields. A keyed lookup table's entry with
+no text (a rules system that words nothing for that key) shows its key.
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ from typing import Any
 from generator.engine.rng import Rng
 from generator.engine.table import Entry, Table
 from generator.engine.tables import TableSet
+from generator.engine.texts import Template
 from generator.export.files import FolderWriter
 from generator.export.foundry.docs import dumps, roll_table, table_result
 from generator.export.foundry.rolltable import foundry_formula
@@ -92,28 +98,12 @@ def _range_text(runs: list[tuple[int, int]]) -> str:
 HIDDEN = ("result", "tags", "name", "key", "id")  # the text itself, its lead, and ids
 
 
-def _lead(entry: Entry) -> str:
-    """An entry's own name (a `name` field), which leads its text."""
-    name = entry.data.get("name")
-    return name.strip() if isinstance(name, str) else ""
-
-
-def _fields(entry: Entry) -> str:
-    """The other plain fields a referee reads ('xp: 50; dc: 12'); ids and nested data left out."""
-    extras = [
-        f"{k}: {v}"
-        for k, v in entry.data.items()
-        if k not in HIDDEN and isinstance(v, (str, int, float)) and not isinstance(v, bool)
-    ]
-    return "; ".join(extras)
-
-
-def plain_text(ts: TableSet, entry: Entry) -> str:
-    """The entry for CSV and markdown: dice as written, a reference as the table to roll on."""
-    parts = []
-    tpl = entry.template
+def _plain(ts: TableSet, tpl: Template) -> str:
+    """A template as CSV and markdown print it: dice as written, a reference as the table to
+    roll on, a placeholder as [name]."""
     if tpl.static is not None:
-        parts.append(tpl.static)
+        return tpl.static
+    parts = []
     for part in tpl.parts:
         if isinstance(part, str):
             parts.append(part)
@@ -124,44 +114,101 @@ def plain_text(ts: TableSet, entry: Entry) -> str:
             parts.append(f"(roll on {title})")
         else:
             parts.append(f"[{part[1]}]")
-    text = "".join(parts)
-    lead = _lead(entry)
+    return "".join(parts)
+
+
+def _lead(ts: TableSet, entry: Entry) -> str:
+    """An entry's own name (a `name` field), which leads its text."""
+    tpl = entry.templates.get("name")
+    if tpl is not None:
+        return _plain(ts, tpl).strip()
+    name = entry.data.get("name")
+    return name.strip() if isinstance(name, str) else ""
+
+
+def _fields(ts: TableSet, entry: Entry) -> str:
+    """The other plain fields a referee reads ('xp: 50; dc: 12'); ids and nested data left out."""
+    extras = [
+        f"{k}: {_plain(ts, entry.templates[k]) if k in entry.templates else v}"
+        for k, v in entry.data.items()
+        if k not in HIDDEN and isinstance(v, (str, int, float)) and not isinstance(v, bool)
+    ]
+    return "; ".join(extras)
+
+
+def _key(entry: Entry) -> str:
+    """A lookup table's key ('trap.ordinary'): the row's text when it has no other (a rules
+    system that words nothing for that key)."""
+    key = entry.data.get("key")
+    return str(key) if isinstance(key, (str, int)) else ""
+
+
+def plain_text(ts: TableSet, entry: Entry) -> str:
+    """The entry for CSV and markdown: dice as written, a reference as the table to roll on."""
+    text = _plain(ts, entry.template)
+    lead = _lead(ts, entry)
     if lead and lead != text:
         text = f"{lead}: {text}" if text else lead
-    extras = _fields(entry)
+    extras = _fields(ts, entry)
     if extras:
         text = f"{text} ({extras})" if text else extras
-    return text
+    return text or _key(entry)
 
 
-def foundry_text(ts: TableSet, table: Table, index: int, entry: Entry) -> tuple[str, list[str]]:
+def table_uuid(table_id: str) -> str:
+    from generator.export.foundry.docs import doc_id
+
+    return f"RollTable.{doc_id('RollTable', f'tables/{table_id}')}"
+
+
+class _Html:
+    """Templates as Foundry HTML for one entry: inline rolls for dice Foundry can roll, and
+    references rolled at export from the entry's own stream (see the module docstring)."""
+
+    def __init__(self, ts: TableSet, table: Table, index: int, linked: set[str] | None) -> None:
+        self.ts, self.linked = ts, linked
+        self.rng = Rng(f"tables-export/{table.id}/{index}")
+        self.rolled: list[str] = []
+
+    def __call__(self, tpl: Template) -> str:
+        out = []
+        for part in tpl.parts if tpl.static is None else (tpl.static,):
+            if isinstance(part, str):
+                out.append(escape_html(part))
+            elif part[0] == "dice":
+                formula = foundry_formula(str(part[1]))
+                out.append(f"[[{formula}]]" if formula else str(part[1].roll(self.rng)))
+            elif part[0] == "ref":
+                self.rolled.append(part[1])
+                rng = self.rng.child(str(len(self.rolled)))
+                text = escape_html(self.ts.roll(part[1], rng, _Blanks()).text)
+                # Exported together, the words rolled link their table: a click draws again.
+                if self.linked is not None and part[1] in self.linked:
+                    text = f"@UUID[{table_uuid(part[1])}]{{{text}}}"
+                out.append(text)
+            else:
+                out.append(escape_html(f"[{part[1]}]"))
+        return "".join(out)
+
+
+def foundry_text(
+    ts: TableSet, table: Table, index: int, entry: Entry, linked: set[str] | None = None
+) -> tuple[str, list[str]]:
     """The entry as Foundry HTML: inline rolls for dice Foundry can roll, references rolled
-    fresh (see the module docstring); returns the HTML and the tables it rolled on."""
-    rng = Rng(f"tables-export/{table.id}/{index}")
-    rolled: list[str] = []
-    out = []
-    tpl = entry.template
-    for part in tpl.parts if tpl.static is None else (tpl.static,):
-        if isinstance(part, str):
-            out.append(escape_html(part))
-        elif part[0] == "dice":
-            formula = foundry_formula(str(part[1]))
-            out.append(f"[[{formula}]]" if formula else str(part[1].roll(rng)))
-        elif part[0] == "ref":
-            rolled.append(part[1])
-            out.append(escape_html(ts.roll(part[1], rng.child(str(len(rolled))), _Blanks()).text))
-        else:
-            out.append(escape_html(f"[{part[1]}]"))
-    text = "".join(out)
-    lead = _lead(entry)
+    fresh (see the module docstring), each a link to its table when `linked` holds it; returns
+    the HTML and the tables it rolled on."""
+    html = _Html(ts, table, index, linked)
+    text = html(entry.template)  # first: its rolls keep their streams whatever the lead holds
+    tpl = entry.templates.get("name")
+    lead = html(tpl).strip() if tpl is not None else escape_html(_lead(ts, entry))
     if lead and text:
-        text = f"<strong>{escape_html(lead)}</strong>: {text}"
+        text = f"<strong>{lead}</strong>: {text}"
     elif lead:
-        text = escape_html(lead)
-    extras = _fields(entry)
+        text = lead
+    extras = _fields(ts, entry)
     if extras:
         text = f"{text} ({escape_html(extras)})" if text else escape_html(extras)
-    return text, rolled
+    return text or escape_html(_key(entry)), html.rolled
 
 
 class _Blanks(dict):
@@ -184,8 +231,6 @@ def _only_ref(entry: Entry) -> str | None:
 def to_foundry(ts: TableSet, table: Table, linked: set[str] | None = None) -> dict[str, Any]:
     """A RollTable. `linked`: ids of the tables exported alongside, which an entry that is only
     a reference draws from (a linked draw); without it every reference is rolled fresh."""
-    from generator.export.foundry.docs import doc_id
-
     formula, spans = ranges(table)
     results = []
     for i, (entry, runs) in enumerate(zip(table.entries, spans, strict=True)):
@@ -194,12 +239,11 @@ def to_foundry(ts: TableSet, table: Table, linked: set[str] | None = None) -> di
             key = f"tables/{table.id}/{i}/{j}"
             if ref is not None and linked is not None and ref in linked:
                 title = ts.tables[ref].title
-                uuid = f"RollTable.{doc_id('RollTable', f'tables/{ref}')}"
-                result = table_result(key, title, lo, hi, "", uuid)
+                result = table_result(key, title, lo, hi, "", table_uuid(ref))
                 result["flags"] = {"delve": {"draw": "linked", "table": ref}}
             else:
-                html, rolled = foundry_text(ts, table, i, entry)
-                name = _lead(entry) or plain_text(ts, entry)
+                html, rolled = foundry_text(ts, table, i, entry, linked)
+                name = _lead(ts, entry) or plain_text(ts, entry)
                 result = table_result(key, name, lo, hi, f"<p>{html}</p>")
                 if rolled:
                     result["flags"] = {"delve": {"draw": "rolled-fresh", "tables": rolled}}

@@ -15,7 +15,7 @@ same way in Obsidian, Foam or any tool that reads wikilinks, even where two note
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,7 +24,13 @@ import yaml
 from generator.engine.words import count
 from generator.export.files import FolderWriter, Names
 from generator.export.links import Linker, escape_markdown, linked
-from generator.export.split import haven_blocks, monster_blocks, split_region, split_site
+from generator.export.split import (
+    haven_blocks,
+    monster_blocks,
+    split_region,
+    split_site,
+    unlinked_names,
+)
 from generator.model.monster import Monster
 from generator.model.region import Region
 from generator.model.site import Room, Site
@@ -33,10 +39,18 @@ from generator.render import blocks as b
 from generator.render.context import system_for
 from generator.systems import System
 
+ELSEWHERE = "(in full in its own notes)"  # a site hex's site, which has a folder of its own
+
 
 def wikilink(target: str, shown: str) -> str:
-    """[[path|shown]] (the path without .md); the shown text is already escaped."""
+    """[[path|shown]] (the path without .md); the shown text comes escaped.
+
+    Readers of wikilinks differ on escapes inside a link (Obsidian reads markdown there, pandoc
+    reads flat text) but all close it at the first ']]' and split it at the first '|': so the
+    shown text's brackets become parentheses and a pipe a slash, and no reader sees a link end
+    early or a second target."""
     path = target[:-3] if target.endswith(".md") else target
+    shown = shown.replace("\\[", "(").replace("\\]", ")").replace("|", "/")
     return f"[[{path}|{shown}]]"
 
 
@@ -172,9 +186,16 @@ class SiteNotes:
         self.items = [(item, vault.claim(f"{sub}Items", item_name(item))) for item in items]
 
     def phrases(self) -> list[tuple[str, str]]:
-        out = monster_phrases(self.site.bestiary, self.monsters)
+        # Its own name first: in a region, another site may share it.
+        out = [(self.site.name, self.index)]
+        out += monster_phrases(self.site.bestiary, self.monsters)
         out += [(item_name(i), path) for i, path in self.items]
         return out
+
+    def room_items(self, room: Room) -> list[tuple[str, str]]:
+        """The room's own magic items: they win over another room's of the same name."""
+        here = room.hoard.items if room.hoard else []
+        return [(item_name(i), path) for i, path in self.items if any(i is x for x in here)]
 
     def build(self, parent: Linker | None = None) -> None:
         from generator.render.documents import renderer
@@ -218,7 +239,8 @@ class SiteNotes:
         note.meta.update({"level": room.level, "contents": room.contents})
         where = f"Room {room.id} on level {room.level} of "
         lead = b.p(escape_markdown(where) + wikilink(self.index, escape_markdown(self.site.name)))
-        note.body = [lead, *linked(text, linker, path, rooms)]
+        own = Linker(self.room_items(room), wikilink, escape_markdown, linker)
+        note.body = [lead, *linked(text, own, path, rooms, done={self.index})]
 
     def monster_notes(self, rooms: dict[int, tuple[str, str]]) -> None:
         site = self.site
@@ -298,6 +320,51 @@ class RegionNotes:
         out += [(self.region.hex(lab).site.name, s.index) for lab, s in self.sites.items()]  # type: ignore[union-attr]
         out += monster_phrases(self.bestiary, self.monsters)
         out += [(item_name(i), path) for i, path in self.items]
+        return out + unlinked_names(region)
+
+    def local(self, label: str) -> list[tuple[str, str]]:
+        """The names that mean hex `label`'s own things, which win in that hex's notes over
+        anything else of the same name: its haven and its people, its site, its lair's magic
+        items, and the factions based there with their leaders."""
+        try:
+            h = self.region.hex(label)
+        except KeyError:  # a hand-edited document's faction may name no hex of the region
+            return []
+        out: list[tuple[str, str]] = []
+        if h.haven is not None and label in self.havens:
+            out.append((h.haven.name, self.havens[label]))
+        out += [(p.name, path) for path, p, where in self.people if where == label]
+        if h.site is not None and label in self.sites:
+            out.append((h.site.name, self.sites[label].index))
+        hoard = h.lair.hoard if h.lair and h.lair.form == "room" else None
+        if hoard:
+            out += [
+                (item_name(i), path) for i, path in self.items if any(i is x for x in hoard.items)
+            ]
+        for fa in self.region.factions:
+            if fa.base == label:
+                out += self.faction_own(fa.key)
+        return out
+
+    def person_lines(self, label: str, linker: Linker) -> Callable[[b.Block], Linker | None]:
+        """For `linked`: a line that opens with one of the haven's people ('Nico, a pilgrim')
+        links that person, even when another of its people has the same name."""
+        left = [(path, p) for path, p, where in self.people if where == label]
+
+        def own(block: b.Block) -> Linker | None:
+            for i, (path, p) in enumerate(left):
+                if block.kind == "li" and block.text.startswith(f"{p.name}, {p.role}"):
+                    del left[i]
+                    return Linker([(p.name, path)], wikilink, escape_markdown, linker)
+            return None
+
+        return own
+
+    def faction_own(self, key: str) -> list[tuple[str, str]]:
+        """A faction's name and its leader's."""
+        fa = self.region.faction(key)
+        out = [(fa.name, self.factions[key])]
+        out += [(p.name, path) for path, p, where in self.people if where == key]
         return out
 
     def build(self) -> None:
@@ -306,7 +373,7 @@ class RegionNotes:
         region, vault = self.region, self.vault
         linker = Linker(self.phrases(), wikilink, escape_markdown)
         vault.files[self.map] = renderer("region", "svg")(region)
-        split = split_region(region, vault.system, self.bestiary)
+        split = split_region(region, vault.system, self.bestiary, elsewhere=ELSEWHERE)
 
         def marker(block: b.Block) -> b.Block:
             if block.kind == "hex":
@@ -349,7 +416,9 @@ class RegionNotes:
                 + wikilink(self.index, escape_markdown(self.region.name))
                 + "."
             )
-            note.body = [lead, *linked(text.get(h.label, []), linker, path)]
+            mine = Linker(self.local(h.label), wikilink, escape_markdown, linker)
+            people = self.person_lines(h.label, mine)
+            note.body = [lead, *linked(text.get(h.label, []), mine, path, own=people)]
 
     def haven_notes(self, linker: Linker) -> None:
         for lab, path in self.havens.items():
@@ -357,7 +426,11 @@ class RegionNotes:
             assert hv is not None
             note = self.vault.note(path, hv.name, "haven", hv.seed, [self.tag])
             note.meta.update({"hex": lab, "haven": hv.kind})
-            note.body = linked(haven_blocks(self.region, lab), linker, path)
+            # Its own people, then the place its rumour is about, win over namesakes elsewhere.
+            own = self.local(lab) + (self.local(hv.rumour.about) if hv.rumour else [])
+            mine = Linker(own, wikilink, escape_markdown, linker)
+            people = self.person_lines(lab, mine)
+            note.body = linked(haven_blocks(self.region, lab), mine, path, own=people)
 
     def faction_notes(self, text: dict[str, list[b.Block]], linker: Linker) -> None:
         region = self.region
@@ -365,7 +438,9 @@ class RegionNotes:
             path = self.factions[fa.key]
             note = self.vault.note(path, fa.name, "faction", fa.seed or region.seed, [self.tag])
             note.meta.update({"base": fa.base, "members": fa.members})
-            note.body = linked(text.get(fa.key, []), linker, path)
+            own = self.faction_own(fa.key) + self.local(fa.base)
+            mine = Linker(own, wikilink, escape_markdown, linker)
+            note.body = linked(text.get(fa.key, []), mine, path)
             here = [e for t in region.encounters for e in t.entries if e.faction == fa.key]
             if here:
                 note.body.append(b.h2("Met on the road"))
@@ -375,7 +450,7 @@ class RegionNotes:
                             m = self.bestiary.get(e.monster)
                             who = m.plural if m else e.monster
                             line = f"{t.name}, {e.roll} on the {t.die}: {e.count} {who}, {e.doing}."
-                            note.body.append(b.li(linker.link(line, set(), path)))
+                            note.body.append(b.li(mine.link(line, set(), path)))
 
     def people_notes(self, linker: Linker) -> None:
         from generator.render.region_key import MOOD_NOTES
@@ -400,14 +475,15 @@ class RegionNotes:
             hv = h.haven
             assert hv is not None
             note = self.vault.note(path, person.name, "npc", hv.seed, [self.tag])
-            note.meta.update({"haven": hv.name, "mood": person.mood})
+            note.meta.update({"haven": hv.name, "hex": where, "mood": person.mood})
+            mine = Linker(self.local(where), wikilink, escape_markdown, linker)
             note.body = [
                 b.p(
                     escape_markdown(f"{person.name}, {person.role}, met at ")
                     + wikilink(self.havens[where], escape_markdown(hv.name))
                     + escape_markdown(".")
                 ),
-                b.li(linker.link(f"Quirk: {person.trait}.", set(), path)),
+                b.li(mine.link(f"Quirk: {person.trait}.", set(), path)),
                 b.li(
                     escape_markdown(
                         f"Mood towards strangers: {person.mood} "

@@ -56,9 +56,11 @@ class FoundryExport:
         for level, geometry, image in level_images(site):
             label = site.name if site.levels == 1 else f"{site.name} level {level}"
             src = self.image(label, image.png)
-            self.add(
-                "Scene", level_scene(site, level, geometry, image, src, sj.journal.id, sj.rooms)
+            overview = sj.journal.page_id("overview")
+            scene = level_scene(
+                site, level, geometry, image, src, sj.journal.id, sj.rooms, overview
             )
+            self.add("Scene", scene)
 
     def region(self, region: Region, system: System) -> None:
         from generator.export.foundry.hexmap import hex_map_png, layout, region_scene

@@ -72,7 +72,7 @@ class Journal:
                 "text": {"content": html, "format": PAGE_HTML},
                 "sort": (len(self.pages) + 1) * 100000,
                 "ownership": {"default": OWNER_INHERIT},
-                "flags": {},
+                "flags": flags(page=key),  # what the page is: room/4, haven/0302...
             }
         )
         return pid

@@ -15,11 +15,19 @@ from dataclasses import dataclass, field
 
 from generator.export.foundry.docs import Journal
 from generator.export.links import Linker, escape_html, linked
-from generator.export.split import haven_blocks, monster_blocks, split_region, split_site
+from generator.export.split import (
+    haven_blocks,
+    monster_blocks,
+    split_region,
+    split_site,
+    unlinked_names,
+)
 from generator.model.region import Region
 from generator.model.site import Site
 from generator.render import blocks as b
 from generator.systems import System
+
+ELSEWHERE = "(in full in its own journal entry)"  # a site hex's site, which is not on its page
 
 
 def uuid_link(target: str, shown: str) -> str:
@@ -108,8 +116,22 @@ def region_journal(
     ]
     for key, m in monsters.items():
         phrases += [(m.plural, f".{out.monsters[key]}"), (m.name, f".{out.monsters[key]}")]
-    linker = Linker(phrases, uuid_link, escape_html)
-    split = split_region(region, system, monsters)
+    linker = Linker(phrases + unlinked_names(region), uuid_link, escape_html)
+    split = split_region(region, system, monsters, elsewhere=ELSEWHERE)
+
+    def own(*labels: str) -> Linker:
+        """A linker for the pages of hexes `labels`: their own haven, site and factions win
+        over any namesakes elsewhere in the region (the first label's over the next's)."""
+        phrases: list[tuple[str, str]] = []
+        for h in (h for label in labels for h in region.hexes if h.label == label):
+            if h.haven is not None and h.label in havens:
+                phrases.append((h.haven.name, f".{havens[h.label]}"))
+            if h.site is not None and h.label in sites:
+                phrases.append((h.site.name, f"JournalEntry.{sites[h.label].journal.id}"))
+            phrases += [
+                (fa.name, f".{factions[fa.key]}") for fa in region.factions if fa.base == h.label
+            ]
+        return Linker(phrases, uuid_link, escape_html, linker)
 
     def marker(block: b.Block) -> b.Block:
         if block.kind == "hex":
@@ -126,18 +148,22 @@ def region_journal(
         journal.add(
             f"hex/{h.label}",
             f"{h.label} {h.place}",
-            html(linked(text, linker, f".{out.hexes[h.label]}")),
+            html(linked(text, own(h.label), f".{out.hexes[h.label]}")),
         )
     for lab, pid in havens.items():
         hv = region.hex(lab).haven
         assert hv is not None
+        # Its own name, then the place its rumour is about, over namesakes elsewhere.
+        mine = own(lab, hv.rumour.about) if hv.rumour is not None else own(lab)
         journal.add(
-            f"haven/{lab}", hv.name, html(linked(haven_blocks(region, lab), linker, f".{pid}"))
+            f"haven/{lab}", hv.name, html(linked(haven_blocks(region, lab), mine, f".{pid}"))
         )
     for fa in region.factions:
         text = split.parts.get(f"faction/{fa.key}", [])
         journal.add(
-            f"faction/{fa.key}", fa.name, html(linked(text, linker, f".{factions[fa.key]}"))
+            f"faction/{fa.key}",
+            fa.name,
+            html(linked(text, own(fa.base), f".{factions[fa.key]}")),
         )
     for key, monster in monsters.items():
         journal.add(

@@ -212,9 +212,12 @@ def level_scene(
     image_src: str,
     journal_id: str,
     room_pages: dict[int, str],
+    overview: str | None = None,
 ) -> dict[str, Any]:
     """One level of a site as a Scene: walls, doors, lights and room notes in pixels. The
-    geometry's points are squares from the picture's top-left corner (generator/plan/geometry)."""
+    geometry's points are squares from the picture's top-left corner (generator/plan/geometry).
+    The scene opens the journal at the level's first room, or at `overview` (a page id) if the
+    level has no room with a page."""
     px = image.pixels
 
     def at(point: Any) -> tuple[float, float]:
@@ -264,6 +267,8 @@ def level_scene(
                 font=max(12, px // 3),
             )
         )
+    here = sorted(r.id for r in site.rooms if r.level == level and r.id in room_pages)
+    first = room_pages[here[0]] if here else overview
     name = site.name if site.levels == 1 else f"{site.name}, level {level}"
     grid = {
         "type": GRID_SQUARE,
@@ -285,6 +290,6 @@ def level_scene(
         notes=notes,
         walls=walls,
         lights=lights,
-        journal=(journal_id, room_pages.get(min(room_pages), "")) if room_pages else None,
+        journal=(journal_id, first) if first else None,
         flags=flags(kind="site-level", seed=site.seed, level=level),
     )
