@@ -233,6 +233,65 @@ def test_win_chance_never_falls_as_the_foes_thin(builtin_tables, name):
         previous = d
 
 
+@pytest.mark.parametrize(
+    "boss,follower",
+    [
+        ("Vampire", "Zombie"),  # a boss whose followers cannot think
+        ("Giant", "Porc"),
+        ("Ogre", "Hoblin"),
+        ("Troll", "Porc"),
+        ("Medusa", "Hoblin"),
+        ("Young dragon", "Ashling"),  # an elite leader, not a big monster
+    ],
+)
+def test_win_chance_never_falls_as_a_leaders_followers_thin(builtin_tables, boss, follower):
+    # FMC Basic, Skirmishes (line 165): losing its last follower must not rout a boss, or a
+    # boss with one hoblin would be easier to beat than the boss alone (docs/danger.md, Morale).
+    for level in (1, 3, 5):
+        party = default_party(builtin_tables, level)
+        previous = None
+        for n in range(6, -1, -1):
+            pairs = [(monster(builtin_tables, boss), "1")]
+            if n:
+                pairs.append((monster(builtin_tables, follower), str(n)))
+            d = estimate(builtin_tables, party, foes(builtin_tables, pairs), f"b/{level}/{n}")
+            if previous is not None:
+                assert d.ci95["win"][1] >= previous.ci95["win"][0], (level, n, d.win, previous.win)
+            previous = d
+
+
+def test_morale_routs_the_rank_and_file_not_the_leader_or_a_big_monster(builtin_tables):
+    # FMC Basic, Skirmishes (line 165), as docs/danger.md reads it.
+    def side(*pairs):
+        groups = [
+            FoeGroup(foe_kind(builtin_tables, monster(builtin_tables, n)), c) for n, c in pairs
+        ]
+        party = default_party(builtin_tables, 1)
+        return engine.Fight(party, groups, tactics(builtin_tables), 4000, 3)
+
+    # A ghoul leads four hoblins; three fall (half the side): hoblins break half the time, the
+    # ghoul never does.
+    f = side(("Ghoul", "1"), ("Hoblin", "4"))
+    f.f_up[:, 1:4] = False
+    f._morale()
+    assert f.f_up[:, 0].all()
+    assert 0.45 < f.f_up[:, 4].mean() < 0.55
+    # The leader falls: the rest tempt fate (half break).
+    f = side(("Ghoul", "1"), ("Hoblin", "4"))
+    f.f_up[:, 0] = False
+    f._morale()
+    assert 0.45 < f.f_up[:, 1:].all(1).mean() < 0.55
+    assert (f.f_up[:, 1:].all(1) | ~f.f_up[:, 1:].any(1)).all()  # the side breaks as one
+    # Two ogres: one falls, the other fights on until hurt to half its hit points.
+    f = side(("Ogre", "2"))
+    f.f_up[:, 0] = False
+    f._morale()
+    assert f.f_up[:, 1].all()
+    f.f_hp[:, 1] = f.f_hp0[1] // 2
+    f._morale()
+    assert 0.45 < f.f_up[:, 1].mean() < 0.55
+
+
 def test_same_seed_same_figures_and_another_seed_others(builtin_tables):
     party = default_party(builtin_tables, 2)
     a = odds(builtin_tables, party, "Ogre", 2, "seed/a").to_dict()

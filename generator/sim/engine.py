@@ -102,6 +102,7 @@ class Fight(Powers):
         self.f_hp0 = np.array([k.hp for k in kinds], dtype=i32)
         self.f_hd = np.array([k.hit_dice for k in kinds], dtype=float)
         self.f_mind = np.array([not k.mindless for k in kinds], dtype=bool)
+        self.f_big = np.array([k.big for k in kinds], dtype=bool)
         self.f_smart = np.array([k.intelligent for k in kinds], dtype=bool)
         self.f_regen = np.array([k.regen for k in kinds], dtype=i32)
         self.f_casts = [bool(k.area or k.curse) for k in kinds]
@@ -383,24 +384,30 @@ class Fight(Powers):
         self.settle()
 
     def _morale(self) -> None:
-        """FMC Basic, Skirmishes: a side that loses its leader or half its number tempts fate
-        or flees; a big monster does so on its own at half its hit points. Checked at the end of
-        the round, once for each cause; foes that cannot think fight on."""
-        thinking = (self.f_up & self.f_mind).any(1) & self.act
-        if not thinking.any():
-            return
-        size = self.f_present.sum(1)
-        lost = size - (self.f_up & self.f_present).sum(1)
-        half = thinking & ~self.half_checked & (size >= 2) & (2 * lost >= size)
-        breaks = half & ~self._coin()
-        self.half_checked |= half
+        """FMC Basic, Skirmishes (line 165): a side that loses its leader or half its number
+        tempts fate or "break[s] rank and flee[s]"; a big monster does so at half its hit
+        points. Our reading (docs/danger.md, Morale): the big monster's test is its own, in place
+        of its side's, and the leader does not break rank with its followers: the rank and file
+        run, the leader fights on as it would alone. So a boss never flees because its last
+        hoblin fell. Checked at the end of the round, once for each cause; foes that cannot
+        think fight on."""
+        follows = self.f_mind & ~self.f_big
         if self.leader >= 0:
-            gone = self.f_present[:, self.leader] & ~self.f_up[:, self.leader]
-            lead = thinking & ~self.leader_checked & gone
-            breaks |= lead & ~self._coin()
-            self.leader_checked |= lead
-        if breaks.any():
-            self.f_up &= ~(breaks[:, None] & self.f_mind[None, :])
+            follows[self.leader] = False
+        thinking = (self.f_up & follows).any(1) & self.act
+        if thinking.any():
+            size = self.f_present.sum(1)
+            lost = size - (self.f_up & self.f_present).sum(1)
+            half = thinking & ~self.half_checked & (size >= 2) & (2 * lost >= size)
+            breaks = half & ~self._coin()
+            self.half_checked |= half
+            if self.leader >= 0:
+                gone = self.f_present[:, self.leader] & ~self.f_up[:, self.leader]
+                lead = thinking & ~self.leader_checked & gone
+                breaks |= lead & ~self._coin()
+                self.leader_checked |= lead
+            if breaks.any():
+                self.f_up &= ~(breaks[:, None] & follows[None, :])
         for j, k in enumerate(self.kinds):
             if not k.big or k.mindless:
                 continue
