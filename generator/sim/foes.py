@@ -99,7 +99,9 @@ def foe_kind(tables: TableSet, monster: Monster) -> FoeKind:
     tags, names = mindless(tables)
     text = monster.special
     notes = []
-    area = next((k for k in kinds if k in AREA_KINDS), "")
+    # A net or a song that holds is a burst that also holds (Web Mother, Wreck Siren): the
+    # sorting gives both kinds, and the hold is the one that says more.
+    area = "hold" if "hold" in kinds else next((k for k in kinds if k in AREA_KINDS), "")
     regen = 0
     if "regeneration" in kinds:
         m = _CURES.search(text)
