@@ -94,3 +94,58 @@ def test_tactics_table_is_checked(tmp_path):
     ts = _tables_with(tmp_path, "sim/tactics.yaml", text)
     with pytest.raises(TableError, match="front_holds must be 0 to 20"):
         tactics(ts)
+
+
+def test_a_shield_and_a_two_handed_weapon_do_not_go_together(builtin_tables, tmp_path):
+    # FMC Basic, Fighters (line 58): a one-handed weapon and a shield, or a two-handed weapon.
+    bad = tmp_path / "party.yaml"
+    bad.write_text(
+        "party:\n  - {class: mage, level: 1}\n"
+        "  - class: fighter\n    level: 2\n    shield: true\n    weapon: two-handed\n"
+    )
+    with pytest.raises(DelveError, match=r"party.yaml:6: character 2: weapon: a shield and a two"):
+        load_party_file(builtin_tables, bad)
+    # Said once, the file's word wins over the kit it fills in from.
+    good = tmp_path / "good.yaml"
+    good.write_text(
+        "- {class: fighter, level: 2, weapon: two-handed}\n"
+        "- {class: fighter, level: 2, shield: true}\n"
+    )
+    maul, shield = load_party_file(builtin_tables, good)
+    assert maul.weapon == "two-handed" and not maul.shield and maul.defense == 12
+    assert shield.shield and shield.weapon == "one-handed" and shield.defense == 13
+    # The default party's table is held to the same rule.
+    from generator.engine.tables import TableSet
+
+    rows = tmp_path / "tables" / "sim" / "party.yaml"
+    rows.parent.mkdir(parents=True)
+    rows.write_text(
+        "title: P\nfields:\n  name: str\n  class: str\n  armor: str\n  shield: bool?\n"
+        "  weapon: str\n  damage_type: str\nentries:\n"
+        "  - {name: X, class: fighter, armor: Leather, shield: true, weapon: two-handed,\n"
+        "     damage_type: crush, result: x}\n"
+    )
+    ts = TableSet.load([tmp_path / "tables"], use_env=False)
+    with pytest.raises(TableError, match="shield and a two-handed weapon"):
+        default_party(ts, 1)
+
+
+def test_the_danger_lines_say_which_party(builtin_tables, tmp_path):
+    from generator.sim.party import describe
+
+    def said(party):
+        return describe(party, builtin_tables)
+
+    assert said(default_party(builtin_tables, 3)) == "four level-3 characters"
+    assert said(parse_spec(builtin_tables, "fighter:3,fighter:3,expert:3,mage:3")) == (
+        "four level-3 characters"
+    )
+    assert said(parse_spec(builtin_tables, "fighter:2,fighter:2,mage:2")) == (
+        "three level-2 characters (fighter, fighter and mage)"
+    )
+    assert said(parse_spec(builtin_tables, "fighter:3,expert:2,mage:4")) == (
+        "fighter 3, expert 2 and mage 4"
+    )
+    named = tmp_path / "party.yaml"
+    named.write_text("- {name: Brakka, class: fighter, level: 4}\n- {class: mage, level: 4}\n")
+    assert said(load_party_file(builtin_tables, named)) == "Brakka and mage 4"
