@@ -336,6 +336,25 @@ def test_same_seed_same_figures_and_another_seed_others(builtin_tables):
     assert a != c
 
 
+def test_many_trials_are_fought_a_chunk_at_a_time(builtin_tables, monkeypatch):
+    # A million trials against 60 foes would need gigabytes at once; the engine fights them
+    # CHUNK at a time, the first chunk on the fight's own seed (so small runs are unchanged).
+    party = default_party(builtin_tables, 2)
+    groups = list(foes(builtin_tables, [(monster(builtin_tables, "Porc"), "5")]).groups)
+    t = tactics(builtin_tables)
+    alone = engine.fight(party, groups, t, 1000, 9)
+    monkeypatch.setattr(engine, "CHUNK", 1000)
+    many = engine.fight(party, groups, t, 2500, 9)
+    assert many.outcome.shape == (2500,) and many.hp.shape == (2500, 4)
+    assert (many.outcome[:1000] == alone.outcome).all() and (many.hp[:1000] == alone.hp).all()
+    assert not (many.outcome[1000:2000] == alone.outcome).all()  # a stream of its own
+    # a route's later fights start from the earlier ones' state, chunk by chunk
+    start = engine.Start(many.hp, many.max_hp, many.energy, many.shield, many.up)
+    after = engine.fight(party, groups, t, 2500, 10, start)
+    assert after.outcome.shape == (2500,)
+    assert (after.max_hp <= many.max_hp).all() and not (after.up & ~many.up).any()
+
+
 def test_shares_add_up_and_intervals_hold_the_figures(builtin_tables):
     d = odds(builtin_tables, default_party(builtin_tables, 1), "Porc", 4)
     assert d.win + d.flee + d.wiped == pytest.approx(1.0)

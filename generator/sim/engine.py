@@ -13,6 +13,7 @@ hits when ``floor(u * 20) + 1 + bonus >= defense``, i.e. ``u * 20 >= defense - b
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 
 import numpy as np
@@ -491,6 +492,9 @@ class Fight(Powers):
             self.n = 0
 
 
+CHUNK = 50_000  # trials fought at once: 60 foes x 50,000 trials stay well under 100 MB
+
+
 def fight(
     party: list[Character],
     groups: list[FoeGroup],
@@ -499,5 +503,26 @@ def fight(
     seed: int,
     start: Start | None = None,
 ) -> Outcome:
-    """Run one fight `trials` times; the same seed gives the same outcome arrays."""
-    return Fight(party, groups, tactics, trials, seed, start).run()
+    """Run one fight `trials` times; the same seed gives the same outcome arrays.
+
+    More than CHUNK trials are fought CHUNK at a time (the first on `seed`, the rest on seeds
+    derived from it), so a million trials against 60 foes need no gigabytes of state."""
+    if trials <= CHUNK:
+        return Fight(party, groups, tactics, trials, seed, start).run()
+    parts = []
+    for i, low in enumerate(range(0, trials, CHUNK)):
+        high = min(low + CHUNK, trials)
+        part = None
+        if start is not None:
+            part = Start(*(getattr(start, k)[low:high] for k in Start.__dataclass_fields__))
+        parts.append(Fight(party, groups, tactics, high - low, _chunk_seed(seed, i), part).run())
+    return Outcome(
+        *(np.concatenate([getattr(o, k) for o in parts]) for k in Outcome.__dataclass_fields__)
+    )
+
+
+def _chunk_seed(seed: int, i: int) -> int:
+    if i == 0:
+        return seed
+    digest = hashlib.sha256(f"{seed}/chunk/{i}".encode()).digest()
+    return int.from_bytes(digest[:16], "big")
