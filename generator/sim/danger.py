@@ -225,10 +225,6 @@ def _stat_paths(bestiary: dict[str, Monster], path: str) -> dict[str, str]:
     return {m.name: f"{path}.bestiary.{key}" for key, m in bestiary.items()}
 
 
-def party_for(tables: TableSet, level: int, party: list[Character] | None) -> list[Character]:
-    return party if party is not None else default_party(tables, level)
-
-
 def estimate_site(
     tables: TableSet,
     site: Site,
