@@ -131,13 +131,13 @@ def estimate(
     address: str,
     trials: int = DEFAULT_TRIALS,
     systems: Iterable[str] = (),
+    memo: dict | None = None,
 ) -> Danger:
     """One fight, `trials` times, under FMC Basic's rules (and each system named that has a
-    simulation of its own)."""
-    from generator.sim.engine import fight
-
+    simulation of its own). With `memo`, the outcome arrays are kept there for `route`, whose
+    first fight is this very one."""
     check_trials(trials)
-    out = fight(party, list(against.groups), tactics(tables), trials, seed_for(address))
+    out = _fresh_fight(tables, party, against, seed_for(address), trials, memo)
     danger = summarise(tables, out, party, "fmc", against.notes)
     danger.against = against.against
     for key in systems:
@@ -145,6 +145,27 @@ def estimate(
         if other is not None:
             danger.others[key] = other(tables, party, against, address, trials)
     return danger
+
+
+def _fresh_fight(
+    tables: TableSet,
+    party: list[Character],
+    against: Foes,
+    seed: int,
+    trials: int,
+    memo: dict | None,
+) -> object:
+    """A fight by a fresh party, fought once: a room's line and its route's first step are the
+    same fight (same party, seed and trials), so the second is read from `memo`."""
+    from generator.sim.engine import fight
+
+    key = (seed, trials, tuple(party), against.groups)
+    if memo is not None and key in memo:
+        return memo[key]
+    out = fight(party, list(against.groups), tactics(tables), trials, seed)
+    if memo is not None:
+        memo[key] = out
+    return out
 
 
 def other_system(key: str) -> object | None:
@@ -190,6 +211,7 @@ class Plan:
     kept: dict[str, int] = field(default_factory=dict)  # party described -> estimates kept
     fresh: dict[str, int] = field(default_factory=dict)  # party described -> made afresh
     lacking: set[str] = field(default_factory=set)  # systems a kept estimate has no figures of
+    outcomes: dict = field(default_factory=dict, repr=False)  # fresh fights, for the routes
 
     def who(self, tables: TableSet, level: int) -> list[Character]:
         return self.party if self.party is not None else default_party(tables, level)
@@ -268,10 +290,10 @@ def estimate_site(
         if old is not None and depth not in changed and [s.room for s in old.steps] == occupied:
             routes.append(old)
             continue
-        routes.append(
-            route(tables, site, depth, plan.who(tables, site.level_of(depth)), plan.trials)
-        )
+        who = plan.who(tables, site.level_of(depth))
+        routes.append(route(tables, site, depth, who, plan.trials, plan.outcomes))
     site.routes = routes
+    plan.outcomes.clear()  # the next site's rooms are other fights
     return plan
 
 
@@ -299,7 +321,9 @@ def estimate_room(
         tables,
         room.danger,
         level,
-        lambda who: estimate(tables, who, against, address, plan.trials, plan.systems),
+        lambda who: estimate(
+            tables, who, against, address, plan.trials, plan.systems, plan.outcomes
+        ),
         against,
     )
 
@@ -320,6 +344,7 @@ def route(
     depth: int,
     party: list[Character],
     trials: int = DEFAULT_TRIALS,
+    memo: dict | None = None,
 ) -> Route:
     """One level's occupied rooms, in key order, fought one after another without a rest:
     after each, the share of trials that have won every fight so far.
@@ -337,8 +362,11 @@ def route(
         if alive:
             against = foes(tables, _pairs(site.bestiary, room.monsters))
             address = room_address(site, room)
-            seed = seed_for(address if start is None else f"{address}/route")
-            out = fight(party, list(against.groups), tactics(tables), alive, seed, start)
+            if start is None:
+                out = _fresh_fight(tables, party, against, seed_for(address), alive, memo)
+            else:
+                seed = seed_for(f"{address}/route")
+                out = fight(party, list(against.groups), tactics(tables), alive, seed, start)
             won = out.outcome == WIN
             alive = int(np.count_nonzero(won))
             start = Start(
