@@ -21,6 +21,7 @@ import numpy as np
 from generator.sim.foes import FoeGroup, leader_index
 from generator.sim.party import Character
 from generator.sim.powers import BIG, Powers
+from generator.sim.rows import any_rows, count_rows, sum_rows
 from generator.sim.rules import Tactics
 
 WIN, FLEE, WIPED = 1, 2, 3
@@ -128,7 +129,7 @@ class Fight(Powers):
         self.held_next = np.zeros((n, P), dtype=bool)
         self.lull_cast = np.zeros((n, P), dtype=bool)
         self.charm_cast = np.zeros((n, P), dtype=bool)
-        self.start_n = self.c_up.sum(1)
+        self.start_n = count_rows(self.c_up)
         self.start_hp = np.where(self.c_up, self.c_hp, 0)
         self.start_total = np.maximum(np.where(self.c_up, self.c_max, 0).sum(1), 1)
         self.f_present = self._present(groups)
@@ -140,7 +141,7 @@ class Fight(Powers):
         self.f_big_checked = np.zeros((n, M), dtype=bool)
         self.half_checked = np.zeros(n, dtype=bool)
         self.leader_checked = np.zeros(n, dtype=bool)
-        self.act = self.c_up.any(1)
+        self.act = any_rows(self.c_up)
         self.outcome = np.where(self.act, 0, WIPED).astype(np.int8)
         self.rounds = np.zeros(n, dtype=np.int16)
         self.out = Outcome(
@@ -184,8 +185,8 @@ class Fight(Powers):
 
     def settle(self) -> None:
         """A fight ends when no foe or no character is left standing."""
-        foes = self.f_up.any(1)
-        chars = self.c_up.any(1)
+        foes = any_rows(self.f_up)
+        chars = any_rows(self.c_up)
         done = self.act & ~(foes & chars)
         if done.any():
             self.outcome[done] = np.where(chars[done], WIN, WIPED)
@@ -194,7 +195,7 @@ class Fight(Powers):
     def _front(self) -> tuple[np.ndarray, np.ndarray]:
         """The standing front rank and how many foes it holds (tactics: front_holds each)."""
         front = self.c_up & ~self.c_back
-        return front, front.sum(1) * self.tactics.front_holds
+        return front, count_rows(front) * self.tactics.front_holds
 
     # ------------------------------------------------------------------ party actions
 
@@ -304,7 +305,7 @@ class Fight(Powers):
         or anyone once it is past the front (more foes than the front holds) or there is no
         front rank left."""
         front, holds = self._front()
-        past = (rank > holds) | ~front.any(1)
+        past = (rank > holds) | ~any_rows(front)
         return self.c_up & (~self.c_back | past[:, None])
 
     def foe_melee(self, mask: np.ndarray) -> None:
@@ -345,7 +346,7 @@ class Fight(Powers):
         """One round: initiative by toss (50-50), then movement, missiles, melee and magic,
         each phase the winners' side first (FMC Basic, Skirmishes)."""
         self.held_now, self.held_next = self.held_next, np.zeros_like(self.held_next)
-        fighting = self.act & (p_mask.any(1) | f_mask)
+        fighting = self.act & (any_rows(p_mask) | f_mask)
         party_first = self._coin()
         self._fall_back()
         pa = p_mask & party_first[:, None]
@@ -371,7 +372,7 @@ class Fight(Powers):
         wounded still stands in front (tactics: fall_back_at)."""
         front = self.c_up & ~self.c_back
         wounded = front & (self.c_hp <= self.c_max * self.tactics.fall_back_at)
-        covered = (front & ~wounded).any(1)
+        covered = any_rows(front & ~wounded)
         self.c_back |= wounded & covered[:, None]
 
     def end_of_round(self) -> None:
@@ -395,10 +396,10 @@ class Fight(Powers):
         follows = self.f_mind & ~self.f_big
         if self.leader >= 0:
             follows[self.leader] = False
-        thinking = (self.f_up & follows).any(1) & self.act
+        thinking = any_rows(self.f_up & follows) & self.act
         if thinking.any():
-            size = self.f_present.sum(1)
-            lost = size - (self.f_up & self.f_present).sum(1)
+            size = count_rows(self.f_present)
+            lost = size - count_rows(self.f_up & self.f_present)
             half = thinking & ~self.half_checked & (size >= 2) & (2 * lost >= size)
             breaks = half & ~self._coin()
             self.half_checked |= half
@@ -422,14 +423,14 @@ class Fight(Powers):
         """The party runs when party_breaks_at of it is down and the standing foes have more hit
         points left than it has (tactics); breaking off, it takes one more round of the foes'
         blows (FMC Basic: foes in 1" are stuck in melee until it is resolved)."""
-        down = self.start_n - self.c_up.sum(1)
-        losing = (self.f_hp * self.f_up).sum(1) > (self.c_hp * self.c_up).sum(1)
+        down = self.start_n - count_rows(self.c_up)
+        losing = sum_rows(self.f_hp * self.f_up) > sum_rows(self.c_hp * self.c_up)
         runs = self.act & (down >= self.start_n * self.tactics.party_breaks_at) & losing
         if not runs.any():
             return
         self.held_now = np.zeros_like(self.held_now)
         self.foe_melee(runs)
-        escaped = runs & self.c_up.any(1)
+        escaped = runs & any_rows(self.c_up)
         self.outcome[runs] = np.where(escaped[runs], FLEE, WIPED)
         self.act &= ~runs
 
