@@ -1,14 +1,14 @@
-"""Simulated combat tells the truth: hand-worked odds, an exact duel, sanity, seeds, bad input.
+"""Simulated combat tells the truth: hand-worked odds, exact duels, sanity, morale, seeds.
 
 The heavy checks use a few thousand trials at fixed seeds, so they are deterministic; the
-figures they compare with are worked out here by hand or by dynamic programming.
+figures they compare with are worked out here by hand or by dynamic programming. The bestiary's
+specials are in test_sim_specials.py, parties and tables in test_sim_party.py, the commands
+and booklets in test_sim_cli.py.
 """
 
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from dataclasses import replace
 from fractions import Fraction
 from functools import cache
@@ -19,12 +19,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from generator.build.monsters import bestiary
-from generator.errors import DelveError, TableError
 from generator.model.danger import Danger
 from generator.sim import engine
 from generator.sim.danger import estimate, foes
 from generator.sim.foes import FoeGroup, foe_kind
-from generator.sim.party import Character, default_party, load_party_file, parse_spec
+from generator.sim.party import Character, default_party
 from generator.sim.rules import Tactics, tactics, verdicts
 from generator.sim.stats import wilson
 
@@ -116,22 +115,37 @@ def test_the_engine_splits_every_bonus_above_one_into_plus_one_attacks(builtin_t
     assert foe_kind(builtin_tables, monster(builtin_tables, "Skeleton")).attacks == (0,)
 
 
-def test_split_attacks_land_more_hits_than_one_big_one():
-    # The reason the engine splits every bonus above +1 into +1 attacks (docs/danger.md).
-    for dc in (12, 14, 16, 17):
-        for k in range(2, 9):
-            one = Fraction(min(20, max(0, 21 - dc + k)), 20)
-            many = k * Fraction(min(20, max(0, 22 - dc)), 20)
-            assert many > one
+@pytest.mark.parametrize("level,dc", [(2, 12), (4, 14), (6, 16), (8, 17)])
+def test_split_attacks_land_the_hits_the_arithmetic_says(builtin_tables, level, dc):
+    # FMC Basic (lines 57, 211): a bonus above +1 may be split. The engine splits +k into k
+    # attacks at +1, which land k(22-DC)/20 hits on average; one attack at +k would land
+    # (21-DC+k)/20, fewer for any defense below 21 (docs/danger.md, Splitting).
+    f = _probe(builtin_tables, fighter(level=level), "Ogre", trials=20_000)
+    f.f_dc[:] = dc
+    hits = np.zeros(f.n)
+    wound = f._wound_foes
+
+    def counted(t, hit, dmg):
+        hits[:] += hit
+        wound(t, hit, dmg)
+
+    f._wound_foes = counted
+    f.party_melee(np.ones((f.n, 1), dtype=bool))
+    split = level * (22 - dc) / 20
+    single = (21 - dc + level) / 20
+    se = hits.std() / np.sqrt(f.n)
+    assert abs(hits.mean() - split) < 4 * se, (hits.mean(), split)
+    assert hits.mean() - single > 4 * se
 
 
 # --------------------------------------------------------------------------- an exact duel
 
 
-def _duel_win(char_hp, foe_hp, p_char, p_foe, char_die, foe_die, rounds):
+def _duel_win(char_hp, foe_hp, p_char, p_foe, char_dmg, foe_dmg, rounds):
     """P(the character wins) by dynamic programming over hit points, following the engine's
     reading of FMC Basic: a surprise round (each side tempts fate; both surprised is neither),
-    then rounds in which initiative is a toss and the winner strikes first."""
+    then rounds in which initiative is a toss and the winner strikes first. `char_dmg` and
+    `foe_dmg` list the damage of a hit, each value equally likely (a d6 is 1..6)."""
 
     @cache
     def after_char(c, f, left, foe_next):
@@ -139,16 +153,13 @@ def _duel_win(char_hp, foe_hp, p_char, p_foe, char_die, foe_die, rounds):
         total = (1 - p_char) * (
             after_foe(c, f, left, False) if foe_next else round_(c, f, left - 1)
         )
-        for d in range(1, char_die + 1):
+        for d in char_dmg:
             g = f - d
+            p = p_char / len(char_dmg)
             if g <= 0:
-                total += p_char / char_die
+                total += p
             else:
-                total += (
-                    p_char
-                    / char_die
-                    * (after_foe(c, g, left, False) if foe_next else round_(c, g, left - 1))
-                )
+                total += p * (after_foe(c, g, left, False) if foe_next else round_(c, g, left - 1))
         return total
 
     @cache
@@ -156,11 +167,11 @@ def _duel_win(char_hp, foe_hp, p_char, p_foe, char_die, foe_die, rounds):
         total = (1 - p_foe) * (
             after_char(c, f, left, False) if char_next else round_(c, f, left - 1)
         )
-        for d in range(1, foe_die + 1):
+        for d in foe_dmg:
             h = c - d
             if h > 0:
                 nxt = after_char(h, f, left, False) if char_next else round_(h, f, left - 1)
-                total += p_foe / foe_die * nxt
+                total += p_foe / len(foe_dmg) * nxt
         return total
 
     @cache
@@ -175,21 +186,45 @@ def _duel_win(char_hp, foe_hp, p_char, p_foe, char_die, foe_die, rounds):
     return 0.25 * free_foe + 0.25 * free_char + 0.5 * round_(char_hp, foe_hp, rounds)
 
 
-def test_a_duel_agrees_with_dynamic_programming(builtin_tables):
-    # A level-2 fighter without a shield (one attack at +2... split into two at +1) would need
-    # a bigger DP; a level-1 fighter (one attack at +1, d6, 5 HP, defense 12) against a zombie
-    # (mindless, so no morale: 4 HP, defense 12, +1, d6) is the same game the engine plays.
-    hero = fighter(level=1)
-    zombie = monster(builtin_tables, "Zombie")
+D4, D6 = range(1, 5), range(1, 7)
+BEST_OF_2D6 = [k for k in D6 for _ in range(2 * k - 1)]  # P(k) = (2k-1)/36
+HALF_D6 = [d // 2 for d in D6]  # an ineffective weapon: half, rounded down (line 137)
+
+
+@pytest.mark.parametrize(
+    "changes,foe,char_dmg",
+    [
+        # the same numbers on both sides: +1 against defense 12, d6, 5 HP against 4
+        ({}, "Zombie", D6),
+        # a weaker foe with a smaller die: a skeleton, +0, d4, 2 HP
+        ({}, "Skeleton", D6),
+        # the foe harder to hit than the fighter: a porc behind defense 14
+        ({}, "Porc", D6),
+        # the fighter harder to hit, and frailer: defense 16, 3 HP, against a zombie
+        ({"defense": 16, "hp": 3, "max_hp": 3}, "Zombie", D6),
+        # a two-handed maul (best of 2d6) against a porc
+        ({"weapon": "two-handed"}, "Porc", BEST_OF_2D6),
+        # a spear into a skeleton, which shrugs off piercing: half damage, rounded down
+        ({"damage_type": "pierce"}, "Skeleton", HALF_D6),
+    ],
+)
+def test_a_duel_agrees_with_dynamic_programming(builtin_tables, changes, foe, char_dmg):
+    # A level-1 fighter (one attack at +1) against one foe that makes one attack and never
+    # checks morale (alone and not big: FMC Basic line 165) is a game small enough to solve
+    # exactly; the engine must agree within its 95% interval.
+    hero = fighter(level=1, **changes)
+    kind = foe_kind(builtin_tables, monster(builtin_tables, foe))
+    assert len(kind.attacks) == 1 and not kind.shield and not kind.big
     rounds = 30
     t = Tactics(
         front_holds=2, fall_back_at=0.5, party_breaks_at=0.5, max_rounds=rounds, lullaby_average=3.5
     )
-    p_char = (21 - (12 - 1)) / 20
-    p_foe = (21 - (12 - 1)) / 20
-    exact = _duel_win(5, 4, p_char, p_foe, 6, 6, rounds)
+    p_char = max(0, min(20, 21 - (kind.dc - hero.prowess))) / 20
+    p_foe = max(0, min(20, 21 - (hero.defense - kind.attack))) / 20
+    foe_dmg = range(1, kind.damage + 1)
+    exact = _duel_win(hero.hp, kind.hp, p_char, p_foe, tuple(char_dmg), tuple(foe_dmg), rounds)
     trials = 40_000
-    out = engine.fight([hero], [FoeGroup(foe_kind(builtin_tables, zombie), "1")], t, trials, 11)
+    out = engine.fight([hero], [FoeGroup(kind, "1")], t, trials, 11)
     wins = int(np.count_nonzero(out.outcome == engine.WIN))
     low, high = wilson(wins, trials)
     assert low <= exact <= high, (wins / trials, exact)
@@ -233,6 +268,65 @@ def test_win_chance_never_falls_as_the_foes_thin(builtin_tables, name):
         previous = d
 
 
+@pytest.mark.parametrize(
+    "boss,follower",
+    [
+        ("Vampire", "Zombie"),  # a boss whose followers cannot think
+        ("Giant", "Porc"),
+        ("Ogre", "Hoblin"),
+        ("Troll", "Porc"),
+        ("Medusa", "Hoblin"),
+        ("Young dragon", "Ashling"),  # an elite leader, not a big monster
+    ],
+)
+def test_win_chance_never_falls_as_a_leaders_followers_thin(builtin_tables, boss, follower):
+    # FMC Basic, Skirmishes (line 165): losing its last follower must not rout a boss, or a
+    # boss with one hoblin would be easier to beat than the boss alone (docs/danger.md, Morale).
+    for level in (1, 3, 5):
+        party = default_party(builtin_tables, level)
+        previous = None
+        for n in range(6, -1, -1):
+            pairs = [(monster(builtin_tables, boss), "1")]
+            if n:
+                pairs.append((monster(builtin_tables, follower), str(n)))
+            d = estimate(builtin_tables, party, foes(builtin_tables, pairs), f"b/{level}/{n}")
+            if previous is not None:
+                assert d.ci95["win"][1] >= previous.ci95["win"][0], (level, n, d.win, previous.win)
+            previous = d
+
+
+def test_morale_routs_the_rank_and_file_not_the_leader_or_a_big_monster(builtin_tables):
+    # FMC Basic, Skirmishes (line 165), as docs/danger.md reads it.
+    def side(*pairs):
+        groups = [
+            FoeGroup(foe_kind(builtin_tables, monster(builtin_tables, n)), c) for n, c in pairs
+        ]
+        party = default_party(builtin_tables, 1)
+        return engine.Fight(party, groups, tactics(builtin_tables), 4000, 3)
+
+    # A ghoul leads four hoblins; three fall (half the side): hoblins break half the time, the
+    # ghoul never does.
+    f = side(("Ghoul", "1"), ("Hoblin", "4"))
+    f.f_up[:, 1:4] = False
+    f._morale()
+    assert f.f_up[:, 0].all()
+    assert 0.45 < f.f_up[:, 4].mean() < 0.55
+    # The leader falls: the rest tempt fate (half break).
+    f = side(("Ghoul", "1"), ("Hoblin", "4"))
+    f.f_up[:, 0] = False
+    f._morale()
+    assert 0.45 < f.f_up[:, 1:].all(1).mean() < 0.55
+    assert (f.f_up[:, 1:].all(1) | ~f.f_up[:, 1:].any(1)).all()  # the side breaks as one
+    # Two ogres: one falls, the other fights on until hurt to half its hit points.
+    f = side(("Ogre", "2"))
+    f.f_up[:, 0] = False
+    f._morale()
+    assert f.f_up[:, 1].all()
+    f.f_hp[:, 1] = f.f_hp0[1] // 2
+    f._morale()
+    assert 0.45 < f.f_up[:, 1].mean() < 0.55
+
+
 def test_same_seed_same_figures_and_another_seed_others(builtin_tables):
     party = default_party(builtin_tables, 2)
     a = odds(builtin_tables, party, "Ogre", 2, "seed/a").to_dict()
@@ -240,6 +334,25 @@ def test_same_seed_same_figures_and_another_seed_others(builtin_tables):
     c = odds(builtin_tables, party, "Ogre", 2, "seed/c").to_dict()
     assert a == b
     assert a != c
+
+
+def test_many_trials_are_fought_a_chunk_at_a_time(builtin_tables, monkeypatch):
+    # A million trials against 60 foes would need gigabytes at once; the engine fights them
+    # CHUNK at a time, the first chunk on the fight's own seed (so small runs are unchanged).
+    party = default_party(builtin_tables, 2)
+    groups = list(foes(builtin_tables, [(monster(builtin_tables, "Porc"), "5")]).groups)
+    t = tactics(builtin_tables)
+    alone = engine.fight(party, groups, t, 1000, 9)
+    monkeypatch.setattr(engine, "CHUNK", 1000)
+    many = engine.fight(party, groups, t, 2500, 9)
+    assert many.outcome.shape == (2500,) and many.hp.shape == (2500, 4)
+    assert (many.outcome[:1000] == alone.outcome).all() and (many.hp[:1000] == alone.hp).all()
+    assert not (many.outcome[1000:2000] == alone.outcome).all()  # a stream of its own
+    # a route's later fights start from the earlier ones' state, chunk by chunk
+    start = engine.Start(many.hp, many.max_hp, many.energy, many.shield, many.up)
+    after = engine.fight(party, groups, t, 2500, 10, start)
+    assert after.outcome.shape == (2500,)
+    assert (after.max_hp <= many.max_hp).all() and not (after.up & ~many.up).any()
 
 
 def test_shares_add_up_and_intervals_hold_the_figures(builtin_tables):
@@ -275,216 +388,6 @@ def test_specials_count(builtin_tables):
     # Poison has no numbers in FMC Basic: the estimate says what it leaves out.
     spider = odds(builtin_tables, party, "Giant Spider", 1)
     assert any("poison" in n for n in spider.notes)
-
-
-# --------------------------------------------------------------------------- parties
-
-
-def test_party_from_the_class_tables(builtin_tables):
-    party = default_party(builtin_tables, 3)
-    assert [c.cls for c in party] == ["fighter", "fighter", "expert", "mage"]
-    assert [c.max_hp for c in party] == [15, 15, 12, 9]
-    assert party[0].defense == 13 and party[0].shield  # leather 12 + shield
-    assert party[1].weapon == "two-handed" and party[1].defense == 12
-    assert party[0].prowess == 3 and party[2].prowess == 0
-    assert party[3].energy == 3 and "lullaby" in party[3].spells
-    # Past the text's level 5, each class keeps its step: +5 HP and +1 prowess for fighters.
-    eight = default_party(builtin_tables, 8)
-    assert eight[0].max_hp == 40 and eight[0].prowess == 8 and eight[3].energy == 8
-
-
-def test_party_spec(builtin_tables):
-    party = parse_spec(builtin_tables, "fighter:3, fighter:3,expert:2,mage:4")
-    assert [c.label() for c in party] == ["fighter 3", "fighter 3", "expert 2", "mage 4"]
-    assert party[0].shield and party[1].weapon == "two-handed"
-    for bad in ("fighter:x", "fighter", "paladin:3", "fighter:0", "fighter:31", "", "fighter:3,,"):
-        with pytest.raises(DelveError, match="--party"):
-            parse_spec(builtin_tables, bad)
-
-
-def test_party_file(builtin_tables, tmp_path):
-    good = tmp_path / "party.yaml"
-    good.write_text(
-        "party:\n"
-        "  - {name: Brannoc, class: fighter, level: 3, armor: plate, shield: true,\n"
-        "     weapon_bonus: 1}\n"
-        "  - {class: mage, level: 2, spells: [captivate], hp: 4}\n"
-    )
-    brannoc, mage = load_party_file(builtin_tables, good)
-    assert brannoc.defense == 17 and brannoc.weapon_bonus == 1 and brannoc.name == "Brannoc"
-    assert mage.hp == 4 and mage.max_hp == 6 and mage.spells == ("captivate",)
-    cases = {
-        "- {class: fighter, level: 3, armour: plate}\n": ":1: character 1: armour: unknown field",
-        "- {class: fighter}\n": "needs a class and a level",
-        "- {class: fighter, level: 2, hp: 99}\n": "hp: 99 is more than",
-        "- {class: fighter, level: 2, armor: mithril}\n": "armor must be one of",
-        "- {class: fighter, level: true}\n": "level: must be a whole number",
-        "just: text\n": "a party file is a list",
-        "- [1, 2\n": "YAML syntax error",
-    }
-    for text, message in cases.items():
-        bad = tmp_path / "bad.yaml"
-        bad.write_text(text)
-        with pytest.raises(DelveError, match=message) as err:
-            load_party_file(builtin_tables, bad)
-        assert str(bad) in str(err.value)
-
-
-# --------------------------------------------------------------------------- tables
-
-
-def _tables_with(tmp_path, rel, text):
-    from generator.engine.tables import TableSet
-
-    path = tmp_path / rel
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text)
-    return TableSet.load([tmp_path], use_env=False)
-
-
-def test_verdict_table_is_checked(tmp_path):
-    head = "title: V\nfields:\n  key: str\n  win_at_least: float?\nentries:\n"
-    ts = _tables_with(tmp_path, "sim/verdicts.yaml", head + "  - key: ok\n    win_at_least: 0.5\n")
-    with pytest.raises(TableError, match="must have no bounds"):
-        verdicts(ts)
-    ts = _tables_with(
-        tmp_path, "sim/verdicts.yaml", head + "  - key: a\n    win_at_least: 1.5\n  - key: b\n"
-    )
-    with pytest.raises(TableError, match="from 0 to 1"):
-        verdicts(ts)
-
-
-def test_tactics_table_is_checked(tmp_path):
-    text = (
-        "title: T\nfields:\n  key: str\n  value: float\n"
-        "entries:\n  - key: front_holds\n    value: -1\n"
-    )
-    ts = _tables_with(tmp_path, "sim/tactics.yaml", text)
-    with pytest.raises(TableError, match="front_holds must be 0 to 20"):
-        tactics(ts)
-
-
-# --------------------------------------------------------------------------- the command
-
-
-def test_sim_command(run_cli):
-    res = run_cli("sim", "--monster", "adult dragon", "--count", "3", "--seed", "x")
-    assert res.code == 0, res.err
-    assert "3 adult dragons against four level-1 characters" in res.out
-    assert "Verdict: deadly" in res.out
-    again = run_cli("sim", "--monster", "adult dragon", "--count", "3", "--seed", "x")
-    assert again.out == res.out
-    res = run_cli(
-        "sim", "--monster", "ogre", "--party", "fighter:3,mage:3", "-f", "json", "--seed", "y"
-    )
-    data = json.loads(res.out)
-    assert set(data["danger"]) >= {
-        "win",
-        "flee",
-        "wiped",
-        "drop",
-        "rounds",
-        "hp_lost",
-        "trials",
-        "verdict",
-    }
-    assert data["danger"]["trials"] == 2000
-
-
-@pytest.mark.parametrize(
-    "args,message",
-    [
-        (["--monster", "ogr"], "no such monster; close names: Ogre"),
-        (["--monster", "ogre", "--party", "fighter:x"], "--party 'fighter:x'"),
-        (["--monster", "ogre", "--trials", "0"], "--trials: must be from 1 to 1,000,000"),
-        (["--monster", "ogre", "--trials", "1000001"], "--trials: must be from 1 to 1,000,000"),
-        (["--monster", "ogre", "--count", "0"], "--count '0'"),
-        (["--monster", "ogre", "--level", "2", "--party", "mage:2"], "one or the other"),
-        ([], "a saved document or --monster"),
-    ],
-)
-def test_sim_bad_input(run_cli, args, message):
-    res = run_cli("sim", *args, "--seed", "x")
-    assert res.code == 1
-    assert message in res.err
-    assert len(res.err.strip().splitlines()) == 1
-    assert "Traceback" not in res.err
-
-
-def test_site_json_only_with_danger_and_never_imports_numpy(run_cli, tmp_path):
-    plain = run_cli("site", "--seed", "harrowdeep", "-f", "json")
-    assert '"danger"' not in plain.out and '"routes"' not in plain.out
-    code = (
-        "import sys; import generator.cli as c\n"
-        "try:\n    c.main(['site', '--seed', 'harrowdeep', '-f', 'json'])\n"
-        "except SystemExit:\n    pass\n"
-        "assert 'numpy' not in sys.modules, 'numpy imported'\n"
-    )
-    subprocess.run([sys.executable, "-c", code], check=True, capture_output=True)
-    res = run_cli("site", "--seed", "harrowdeep", "-f", "json", "--danger")
-    doc = json.loads(res.out)
-    for room in doc["rooms"]:
-        assert ("danger" in room) == bool(room["monsters"])
-        if room["monsters"]:
-            d = room["danger"]
-            assert set(d) >= {
-                "win",
-                "flee",
-                "wiped",
-                "drop",
-                "rounds",
-                "hp_lost",
-                "trials",
-                "verdict",
-            }
-            assert d["party"] == "four level-1 characters"
-    assert all("danger" in e for e in doc["encounters"])
-    assert doc["routes"][0]["steps"]
-    # the document reads back, and `delve sim DOC` estimates it again to the same figures
-    saved = tmp_path / "site.json"
-    saved.write_text(res.out)
-    again = run_cli("sim", str(saved), "-f", "json")
-    assert json.loads(again.out)["rooms"] == doc["rooms"]
-    text = run_cli("sim", str(saved)).out
-    beasts = {m["name"]: m for m in doc["bestiary"].values()}
-
-    def said(name, count):  # '14 ashlings', '1 young dragon', '1d3+1 ashlings'
-        return f"{count} {name.lower() if str(count) == '1' else beasts[name]['plural']}"
-
-    for room in doc["rooms"]:
-        if room["monsters"]:
-            who = ", ".join(said(g["name"], g["count"]) for g in room["monsters"])
-            assert f"Room {room['id']}, {room['name']} ({who}): " in text, who
-    for e in doc["encounters"]:
-        assert f"Encounter {e['roll']} ({said(e['name'], e['count'])}): " in text
-
-
-def test_text_shows_danger_unless_told_not_to(run_cli):
-    shown = run_cli("site", "--seed", "harrowdeep")
-    assert "Danger for four level-1 characters:" in shown.out
-    assert "Danger, room after room" in shown.out
-    hidden = run_cli("site", "--seed", "harrowdeep", "--no-danger")
-    assert "Danger for" not in hidden.out
-    other = run_cli("site", "--seed", "harrowdeep", "--system", "f4c")
-    assert "Danger for four level-1 characters (FMC Basic's rules):" in other.out
-
-
-def test_a_room_or_lair_alone_shows_the_danger_its_key_shows(run_cli):
-    """`delve site --seed harrowdeep/level/1/room/4` prints room 4's key entry as the site's key
-    prints it, danger line and all; a one-room lair alone likewise (README, Addresses)."""
-    room = run_cli("site", "--seed", "harrowdeep/level/1/room/4").out
-    assert "Danger for four level-1 characters:" in room
-    assert room.strip() in run_cli("site", "--seed", "harrowdeep").out
-    assert "Danger" not in run_cli("site", "--seed", "harrowdeep/level/1/room/4", "--no-danger").out
-    lair = run_cli("region", "--seed", "saltmarch/hex/0103/lair").out
-    line = next(x for x in lair.split("\n  * ") if x.startswith("Danger for"))
-    assert line in run_cli("region", "--seed", "saltmarch").out
-    doc = json.loads(run_cli("site", "--seed", "harrowdeep/level/1/room/4", "-f", "json").out)
-    assert "danger" not in doc
-    doc = json.loads(
-        run_cli("site", "--seed", "harrowdeep/level/1/room/4", "-f", "json", "--danger").out
-    )
-    assert doc["danger"]["trials"] == 2000
 
 
 # --------------------------------------------------------------------------- (Fortmayn)

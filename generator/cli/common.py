@@ -97,45 +97,149 @@ DangerOption = Annotated[
         "json only with --danger.",
     ),
 ]
+PartyOption = Annotated[
+    str | None,
+    typer.Option(
+        "--party",
+        help='Who fights in the danger estimates: CLASS:LEVEL pairs ("fighter:3,mage:3") or a '
+        "YAML file of your characters (default: four of each room's level).",
+    ),
+]
+TrialsOption = Annotated[
+    int | None,
+    typer.Option("--trials", help="Simulated fights per danger estimate (1 to 1,000,000)."),
+]
 DANGER_FORMATS = ("text", "md", "html", "pdf")  # formats that show danger unless --no-danger
 
 
-def add_danger(model: Any, fmt: str, wanted: bool | None, system_key: str | None) -> None:
+def load_party(spec: str | None, level: int | None = None) -> list | None:
+    """The characters of --party (a CLASS:LEVEL list or a YAML file), the default party of
+    --level, or None for each room's own level."""
+    from generator.sim.party import check_level, default_party, load_party_file, parse_spec
+
+    ts = tables()
+    if spec is None:
+        return None if level is None else default_party(ts, check_level(level, "--level"))
+    path = Path(spec)
+    if spec.lower().endswith((".yaml", ".yml")) or path.is_file():
+        if not path.is_file():
+            raise DelveError(f"--party {spec}: no such file")
+        return load_party_file(ts, path)
+    return parse_spec(ts, spec)
+
+
+def check_danger_options(
+    fmt: str, wanted: bool | None, party: str | None, trials: int | None
+) -> bool:
+    """Whether danger is on, refusing --party and --trials where no estimate is made."""
+    on = wanted if wanted is not None else fmt in DANGER_FORMATS
+    if (party is not None or trials is not None) and not on:
+        given = "--party" if party is not None else "--trials"
+        why = "with --no-danger" if wanted is False else f"for --format {fmt} without --danger"
+        raise DelveError(f"{given}: there are no danger estimates {why}")
+    if trials is not None:
+        from generator.sim.danger import check_trials
+
+        check_trials(trials)
+    return on
+
+
+def add_danger(
+    model: Any,
+    fmt: str,
+    wanted: bool | None,
+    system_key: str | None,
+    party: str | None = None,
+    trials: int | None = None,
+) -> None:
     """Estimate (or, with --no-danger, strip) the danger of every fight in a site or region.
 
-    Only here is the simulation imported, so `delve site -f json` never loads numpy."""
-    on = wanted if wanted is not None else fmt in DANGER_FORMATS
-    if not on:
+    Estimates the document already carries are kept while they fit their fights, unless
+    --party or --trials asks for new ones (so a `delve sim DOC --party mine.yaml -f json`
+    renders with the referee's party). Only here is the simulation imported, so
+    `delve site -f json` never loads numpy."""
+    if not check_danger_options(fmt, wanted, party, trials):
         if wanted is False:
             _strip_danger(model)
         return
-    from generator.sim.danger import estimate_region, estimate_site, other_system
+    from generator.sim.danger import DEFAULT_TRIALS, Plan, estimate_region, estimate_site
 
-    systems = (system_key,) if system_key and other_system(system_key) else ()
+    plan = Plan(
+        load_party(party),
+        trials if trials is not None else DEFAULT_TRIALS,
+        _sim_systems(system_key),
+        keep=party is None and trials is None,
+    )
     if model.kind == "site":
-        estimate_site(tables(), model, systems=systems)
+        estimate_site(tables(), model, plan=plan)
     elif model.kind == "region":
-        estimate_region(tables(), model, systems=systems)
+        estimate_region(tables(), model, plan=plan)
+    note = kept_note(plan, system_key)
+    if note:
+        typer.echo(f"delve: {note}", err=True)
 
 
-def add_part_danger(part: Any, fmt: str, wanted: bool | None, system_key: str | None) -> None:
+def _sim_systems(system_key: str | None) -> tuple[str, ...]:
+    from generator.sim.danger import other_system
+
+    return (system_key,) if system_key and other_system(system_key) else ()
+
+
+def kept_note(plan: Any, system_key: str | None) -> str:
+    """One line on what a render kept of a document's estimates, when it is not the whole
+    story: estimates kept for one party beside fresh ones for another, or kept ones without
+    the figures of the system asked for."""
+    if not plan.kept:
+        return ""
+    parts = [f"kept the document's danger estimates for {' and '.join(plan.kept)}"]
+    if plan.fresh:
+        n = sum(plan.fresh.values())
+        parts.append(
+            f"{n} made afresh (rooms edited since, or never estimated) "
+            f"{'is' if n == 1 else 'are'} for {' and '.join(plan.fresh)}; --party estimates "
+            "them all for one party"
+        )
+    if plan.lacking:
+        from generator.render.danger_text import rules_name
+
+        keys = sorted(plan.lacking)
+        names = " and ".join(f"{rules_name(k)}'s" for k in keys)
+        parts.append(
+            f"they have no figures by {names} own rules (delve sim DOC --system {keys[0]} "
+            "--party YOURS -f json adds them)"
+        )
+    return "; ".join(parts) if len(parts) > 1 else ""
+
+
+def add_part_danger(
+    part: Any,
+    fmt: str,
+    wanted: bool | None,
+    system_key: str | None,
+    party: str | None = None,
+    trials: int | None = None,
+) -> None:
     """A room or a one-room lair printed on its own shows the danger its key entry shows (the
     same figures: each estimate is seeded from the part's address)."""
-    on = wanted if wanted is not None else fmt in DANGER_FORMATS
+    on = check_danger_options(fmt, wanted, party, trials)
     if not on or part.kind not in ("room", "hex", "lair"):
         return
-    from generator.sim.danger import estimate_lair, estimate_room, other_system
+    from generator.sim.danger import DEFAULT_TRIALS, Plan, estimate_lair, estimate_room
 
-    systems = (system_key,) if system_key and other_system(system_key) else ()
+    plan = Plan(
+        load_party(party),
+        trials if trials is not None else DEFAULT_TRIALS,
+        _sim_systems(system_key),
+    )
     root = part.root
     if part.kind == "room":
         site = root
         if root.kind == "region":
             site = next(h.site for h in root.hexes if h.site and part.thing in h.site.rooms)
-        estimate_room(tables(), site, part.thing, systems=systems)
+        estimate_room(tables(), site, part.thing, plan=plan)
         return
     home = part.thing if part.kind == "hex" else next(h for h in root.hexes if h.lair is part.thing)
-    estimate_lair(tables(), home, systems=systems)
+    estimate_lair(tables(), home, plan=plan)
 
 
 def _strip_danger(model: Any) -> None:

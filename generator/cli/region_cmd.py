@@ -13,8 +13,10 @@ from generator.cli.common import (
     MonoOption,
     OutputOption,
     PaperOption,
+    PartyOption,
     SystemOption,
     TemplatesOption,
+    TrialsOption,
     booklet_session,
 )
 
@@ -79,6 +81,8 @@ def region(
     system: SystemOption = None,
     mono: MonoOption = False,
     danger: DangerOption = None,
+    party: PartyOption = None,
+    trials: TrialsOption = None,
     force: ForceOption = False,
 ) -> None:
     """Generate a hex region: terrain, havens, sites, lairs, landmarks, factions, encounters.
@@ -123,8 +127,8 @@ def region(
                 bar.close()
         address.check_kind(part, ("region", "hex", "haven", "lair"), "region")
         if part.kind == "region":
-            add_danger(part.thing, fmt, danger, system)
+            add_danger(part.thing, fmt, danger, system, party, trials)
             _write(part.thing, fmt, out, system, mono, force=force)
         else:
-            add_part_danger(part, fmt, danger, system)
+            add_part_danger(part, fmt, danger, system, party, trials)
             _write_part(part, fmt, system)

@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from generator.cli.common import OutputOption, emit, resolve_seed, tables
+from generator.cli.common import OutputOption, emit, load_party, resolve_seed, tables
 from generator.engine.tables import TableSet
 from generator.errors import DelveError
 
@@ -64,7 +64,7 @@ def sim(
     if (document is None) == (monster is None):
         raise DelveError("give a saved document or --monster NAME (one of the two)")
     ts = tables()
-    chars = _party(ts, party, level) if party is not None or level is not None else None
+    chars = load_party(party, level)
     systems = _systems(ts, system)
     if document is not None:
         _document(ts, document, chars, trials, systems, fmt, out)
@@ -73,25 +73,24 @@ def sim(
     _one_fight(ts, monster, count, chars, trials, seed, systems, fmt, out)
 
 
-def _party(ts: TableSet, spec: str | None, level: int | None) -> list:
-    from generator.sim.party import check_level, default_party, load_party_file, parse_spec
-
-    if spec is None:
-        return default_party(ts, check_level(level, "--level"))  # type: ignore[arg-type]
-    path = Path(spec)
-    if spec.lower().endswith((".yaml", ".yml")) or path.is_file():
-        if not path.is_file():
-            raise DelveError(f"--party {spec}: no such file")
-        return load_party_file(ts, path)
-    return parse_spec(ts, spec)
-
-
 def _systems(ts: TableSet, key: str | None) -> tuple[str, ...]:
     if key is None:
         return ()
     from generator.systems import get_system
 
     return (get_system(ts, key).key,)
+
+
+def _not_simulated(ts: TableSet, systems: tuple[str, ...]) -> str:
+    """'f4c is not simulated: ... These figures are FMC Basic's.' for a system asked for that
+    has no simulation of its own, else ''."""
+    from generator.sim.danger import not_simulated, other_system
+    from generator.systems import get_system
+
+    for key in systems:
+        if key != "fmc" and other_system(key) is None:
+            return not_simulated(key, get_system(ts, key).name)
+    return ""
 
 
 def find_monster(ts: TableSet, name: str) -> object:
@@ -136,9 +135,10 @@ def _one_fight(
     fmt: str,
     out: Path | None,
 ) -> None:
+    from generator.engine.words import join
     from generator.render.danger_text import report
     from generator.sim.danger import estimate, foes
-    from generator.sim.party import default_party, describe
+    from generator.sim.party import default_party
 
     monster = find_monster(ts, name)
     how_many = _count(count)
@@ -146,6 +146,7 @@ def _one_fight(
     address = resolve_seed(seed)
     danger = estimate(ts, party, foes(ts, [(monster, how_many)]), address, trials, systems)
     label = monster.name if how_many == "1" else f"{how_many} {_plural(monster)}"
+    unsimulated = _not_simulated(ts, systems)
     if fmt == "json":
         data = {
             "monster": monster.name,  # type: ignore[attr-defined]
@@ -153,12 +154,14 @@ def _one_fight(
             "party": [c.__dict__ for c in party],
             "seed": address,
             "danger": danger.to_dict(),
+            **({"rules_note": unsimulated} if unsimulated else {}),
         }
         emit(json.dumps(data, indent=2, ensure_ascii=False), out)
         return
-    members = ", ".join(c.label() for c in party)
-    title = f"{label} against {describe(party)} ({members}). Seed: {address}"
-    emit(report(danger, title), out)
+    members = join([c.label() for c in party])
+    title = f"{label} against {danger.party}: {members}. Seed: {address}"
+    text = report(danger, title)
+    emit(f"{text}\n{unsimulated}" if unsimulated else text, out)
 
 
 def _plural(monster: object) -> str:
@@ -181,14 +184,17 @@ def _document(
 ) -> None:
     from generator.render import documents
     from generator.render.danger_text import document_report
-    from generator.sim.danger import estimate_region, estimate_site
+    from generator.sim.danger import Plan, estimate_region, estimate_site, other_system
 
     model = documents.load(path)
+    plan = Plan(chars, trials, tuple(k for k in systems if other_system(k)))
     if model.kind == "site":
-        estimate_site(ts, model, chars, trials, systems)
+        estimate_site(ts, model, plan=plan)
     else:
-        estimate_region(ts, model, chars, trials, systems)
+        estimate_region(ts, model, plan=plan)
     if fmt == "json":
         emit(documents.to_json(model), out)
-    else:
-        emit(document_report(model), out)
+        return
+    unsimulated = _not_simulated(ts, systems)
+    text = document_report(model, systems[0] if systems else None)
+    emit(f"{text}\n{unsimulated}" if unsimulated else text, out)

@@ -13,8 +13,10 @@ from generator.cli.common import (
     MonoOption,
     OutputOption,
     PaperOption,
+    PartyOption,
     SystemOption,
     TemplatesOption,
+    TrialsOption,
     add_danger,
     add_part_danger,
     booklet_session,
@@ -69,6 +71,8 @@ def site(
     templates: TemplatesOption = None,
     system: SystemOption = None,
     danger: DangerOption = None,
+    party: PartyOption = None,
+    trials: TrialsOption = None,
     players: PlayersOption = False,
     dpi: DpiOption = None,
     force: ForceOption = False,
@@ -86,6 +90,8 @@ def site(
     Example: delve site --seed harrowdeep --format uvtt --players --dpi 140
 
     Example: delve site --seed harrowdeep --format foundry -o harrowdeep-foundry
+
+    Example: delve site --seed harrowdeep --format pdf --party my-party.yaml
     """
     from generator.build import address
 
@@ -98,10 +104,10 @@ def site(
         part = address.build(ts, resolve_seed(seed), "site", given)
         address.check_kind(part, ("site", "room"), "site")
         if part.kind == "room":
-            add_part_danger(part, fmt, danger, system)
+            add_part_danger(part, fmt, danger, system, party, trials)
             _write_part(part, fmt, system)
         else:
-            add_danger(part.thing, fmt, danger, system)
+            add_danger(part.thing, fmt, danger, system, party, trials)
             _write(part.thing, fmt, out, system, players=players, dpi=dpi, force=force)
 
 
@@ -119,6 +125,8 @@ def render(
     system: SystemOption = None,
     mono: MonoOption = False,
     danger: DangerOption = None,
+    party: PartyOption = None,
+    trials: TrialsOption = None,
     players: PlayersOption = False,
     dpi: DpiOption = None,
     force: ForceOption = False,
@@ -126,7 +134,9 @@ def render(
     """Render a saved (and perhaps edited) site or region document.
 
     Without --system it prints in the system the document names. A site keeps the plan its
-    document holds; connections without a path are routed among its rooms.
+    document holds; connections without a path are routed among its rooms. Danger estimates
+    the document carries (delve sim DOC --party mine.yaml -f json) are kept while their rooms
+    hold the same monsters, unless --party or --trials asks for new ones.
 
     Example: delve render output/site-harrowdeep.json --format pdf --paper a5
 
@@ -138,7 +148,7 @@ def render(
     model = documents.load(document)
     label = "region booklet" if model.kind == "region" else None
     with booklet_session(paper, templates, out, fmt, progress_label=label, generates=False):
-        add_danger(model, fmt, danger, system or model.system)
+        add_danger(model, fmt, danger, system or model.system, party, trials)
         _write(model, fmt, out, system, mono, players, dpi, force)
 
 

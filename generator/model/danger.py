@@ -53,6 +53,9 @@ class Danger:
     rules: str = "fmc"  # the rules system whose combat was simulated
     notes: list[str] = field(default_factory=list)  # what the simulation left out
     others: dict[str, Danger] = field(default_factory=dict)  # system key -> its own estimate
+    # a fingerprint of the monsters fought (sim.danger.against_key): a kept estimate is used
+    # again only while its room still holds the same fight
+    against: str = ""
 
     def figures(self) -> dict[str, float]:
         return {k: getattr(self, k) for k in FIGURES}
@@ -72,6 +75,8 @@ class Danger:
             out["notes"] = list(self.notes)
         if self.others:
             out["others"] = {k: d.to_dict() for k, d in self.others.items()}
+        if self.against:
+            out["against"] = self.against
         return out
 
     @classmethod
@@ -89,6 +94,7 @@ class Danger:
             rules=f(data, "rules", str, path, "fmc"),
             notes=doc.strings(data, "notes", path) if "notes" in data else [],
             others={k: Danger.from_dict(v, f"{path}.others.{k}") for k, v in others.items()},
+            against=f(data, "against", str, path, ""),
         )
 
 

@@ -271,9 +271,7 @@ def _rules_context(model: Any, context: dict[str, Any]) -> dict[str, Any]:
         "random_events": rules.random_events(model) if model.kind == "site" else None,
         # Only the procedures this site's or region's rooms, monsters and traps call for.
         "procedures": procedures(model, rules),
-        "danger_rest": lambda danger: danger_text.danger_rest(danger, rules),
-        "route_line": danger_text.route_line,
-        "percent": danger_text.percent,
+        **danger_text.template_helpers(rules),
     }
     if model.kind == "region" and rules.has_term("reaction"):
         extra["reaction_rule"] = rules.term("reaction")

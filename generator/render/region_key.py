@@ -20,7 +20,7 @@ from generator.model.region import Region
 from generator.model.site import MonsterGroup
 from generator.render import blocks as b
 from generator.render.context import system_for
-from generator.render.danger_text import cell, danger_blocks
+from generator.render.danger_text import cell, cell_head, danger_blocks
 from generator.render.recipe import rebuild_command
 from generator.render.rules_used import procedures
 from generator.systems import System
@@ -361,7 +361,8 @@ def region_blocks(region: Region, system: System | None = None, fmt: str = "text
         out.append(b.h3(f"{table.name} ({table.die})"))
         danger = any(e.danger for e in table.entries)
         rows = [
-            ["d6", "Who", "How many", "Reaction", "Doing what"] + (["Danger"] if danger else [])
+            ["d6", "Who", "How many", "Reaction", "Doing what"]
+            + ([cell_head(system)] if danger else [])
         ]
         for e in table.entries:
             n = 1 if e.count == "1" else 2
@@ -376,7 +377,7 @@ def region_blocks(region: Region, system: System | None = None, fmt: str = "text
                 reaction += f" ({e.reaction_roll})"
             rows.append(
                 [str(e.roll), who, e.count, reaction, words.agree(e.doing, n)]
-                + ([cell(e.danger)] if danger else [])
+                + ([cell(e.danger, system)] if danger else [])
             )
         out.append(b.table(rows))
     out.append(b.h2("Hex key"))

@@ -7,7 +7,7 @@ from generator.model.monster import Monster
 from generator.model.site import Connection, Room, Site
 from generator.render import blocks as b
 from generator.render.context import system_for
-from generator.render.danger_text import cell, danger_blocks, route_blocks
+from generator.render.danger_text import cell, cell_head, danger_blocks, route_blocks
 from generator.render.recipe import rebuild_command
 from generator.render.rules_used import procedures
 from generator.render.treasure_text import hoard_points, xp_in_play
@@ -177,7 +177,7 @@ def site_blocks(
     danger = any(e.danger for e in site.encounters)
     out.append(
         b.table(
-            [["d6", "Who", "How many", "Doing what"] + (["Danger"] if danger else [])]
+            [["d6", "Who", "How many", "Doing what"] + ([cell_head(system)] if danger else [])]
             + [
                 [
                     str(e.roll),
@@ -185,7 +185,7 @@ def site_blocks(
                     e.count,
                     agree(e.count == "1", e.doing),
                 ]
-                + ([cell(e.danger)] if danger else [])
+                + ([cell(e.danger, system)] if danger else [])
                 for e in site.encounters
             ]
         )

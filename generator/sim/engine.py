@@ -13,6 +13,7 @@ hits when ``floor(u * 20) + 1 + bonus >= defense``, i.e. ``u * 20 >= defense - b
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 
 import numpy as np
@@ -20,6 +21,7 @@ import numpy as np
 from generator.sim.foes import FoeGroup, leader_index
 from generator.sim.party import Character
 from generator.sim.powers import BIG, Powers
+from generator.sim.rows import any_rows, count_rows, sum_rows
 from generator.sim.rules import Tactics
 
 WIN, FLEE, WIPED = 1, 2, 3
@@ -102,6 +104,7 @@ class Fight(Powers):
         self.f_hp0 = np.array([k.hp for k in kinds], dtype=i32)
         self.f_hd = np.array([k.hit_dice for k in kinds], dtype=float)
         self.f_mind = np.array([not k.mindless for k in kinds], dtype=bool)
+        self.f_big = np.array([k.big for k in kinds], dtype=bool)
         self.f_smart = np.array([k.intelligent for k in kinds], dtype=bool)
         self.f_regen = np.array([k.regen for k in kinds], dtype=i32)
         self.f_casts = [bool(k.area or k.curse) for k in kinds]
@@ -126,7 +129,7 @@ class Fight(Powers):
         self.held_next = np.zeros((n, P), dtype=bool)
         self.lull_cast = np.zeros((n, P), dtype=bool)
         self.charm_cast = np.zeros((n, P), dtype=bool)
-        self.start_n = self.c_up.sum(1)
+        self.start_n = count_rows(self.c_up)
         self.start_hp = np.where(self.c_up, self.c_hp, 0)
         self.start_total = np.maximum(np.where(self.c_up, self.c_max, 0).sum(1), 1)
         self.f_present = self._present(groups)
@@ -138,7 +141,7 @@ class Fight(Powers):
         self.f_big_checked = np.zeros((n, M), dtype=bool)
         self.half_checked = np.zeros(n, dtype=bool)
         self.leader_checked = np.zeros(n, dtype=bool)
-        self.act = self.c_up.any(1)
+        self.act = any_rows(self.c_up)
         self.outcome = np.where(self.act, 0, WIPED).astype(np.int8)
         self.rounds = np.zeros(n, dtype=np.int16)
         self.out = Outcome(
@@ -182,8 +185,8 @@ class Fight(Powers):
 
     def settle(self) -> None:
         """A fight ends when no foe or no character is left standing."""
-        foes = self.f_up.any(1)
-        chars = self.c_up.any(1)
+        foes = any_rows(self.f_up)
+        chars = any_rows(self.c_up)
         done = self.act & ~(foes & chars)
         if done.any():
             self.outcome[done] = np.where(chars[done], WIN, WIPED)
@@ -192,7 +195,7 @@ class Fight(Powers):
     def _front(self) -> tuple[np.ndarray, np.ndarray]:
         """The standing front rank and how many foes it holds (tactics: front_holds each)."""
         front = self.c_up & ~self.c_back
-        return front, front.sum(1) * self.tactics.front_holds
+        return front, count_rows(front) * self.tactics.front_holds
 
     # ------------------------------------------------------------------ party actions
 
@@ -302,7 +305,7 @@ class Fight(Powers):
         or anyone once it is past the front (more foes than the front holds) or there is no
         front rank left."""
         front, holds = self._front()
-        past = (rank > holds) | ~front.any(1)
+        past = (rank > holds) | ~any_rows(front)
         return self.c_up & (~self.c_back | past[:, None])
 
     def foe_melee(self, mask: np.ndarray) -> None:
@@ -343,7 +346,7 @@ class Fight(Powers):
         """One round: initiative by toss (50-50), then movement, missiles, melee and magic,
         each phase the winners' side first (FMC Basic, Skirmishes)."""
         self.held_now, self.held_next = self.held_next, np.zeros_like(self.held_next)
-        fighting = self.act & (p_mask.any(1) | f_mask)
+        fighting = self.act & (any_rows(p_mask) | f_mask)
         party_first = self._coin()
         self._fall_back()
         pa = p_mask & party_first[:, None]
@@ -369,7 +372,7 @@ class Fight(Powers):
         wounded still stands in front (tactics: fall_back_at)."""
         front = self.c_up & ~self.c_back
         wounded = front & (self.c_hp <= self.c_max * self.tactics.fall_back_at)
-        covered = (front & ~wounded).any(1)
+        covered = any_rows(front & ~wounded)
         self.c_back |= wounded & covered[:, None]
 
     def end_of_round(self) -> None:
@@ -383,24 +386,30 @@ class Fight(Powers):
         self.settle()
 
     def _morale(self) -> None:
-        """FMC Basic, Skirmishes: a side that loses its leader or half its number tempts fate
-        or flees; a big monster does so on its own at half its hit points. Checked at the end of
-        the round, once for each cause; foes that cannot think fight on."""
-        thinking = (self.f_up & self.f_mind).any(1) & self.act
-        if not thinking.any():
-            return
-        size = self.f_present.sum(1)
-        lost = size - (self.f_up & self.f_present).sum(1)
-        half = thinking & ~self.half_checked & (size >= 2) & (2 * lost >= size)
-        breaks = half & ~self._coin()
-        self.half_checked |= half
+        """FMC Basic, Skirmishes (line 165): a side that loses its leader or half its number
+        tempts fate or "break[s] rank and flee[s]"; a big monster does so at half its hit
+        points. Our reading (docs/danger.md, Morale): the big monster's test is its own, in place
+        of its side's, and the leader does not break rank with its followers: the rank and file
+        run, the leader fights on as it would alone. So a boss never flees because its last
+        hoblin fell. Checked at the end of the round, once for each cause; foes that cannot
+        think fight on."""
+        follows = self.f_mind & ~self.f_big
         if self.leader >= 0:
-            gone = self.f_present[:, self.leader] & ~self.f_up[:, self.leader]
-            lead = thinking & ~self.leader_checked & gone
-            breaks |= lead & ~self._coin()
-            self.leader_checked |= lead
-        if breaks.any():
-            self.f_up &= ~(breaks[:, None] & self.f_mind[None, :])
+            follows[self.leader] = False
+        thinking = any_rows(self.f_up & follows) & self.act
+        if thinking.any():
+            size = count_rows(self.f_present)
+            lost = size - count_rows(self.f_up & self.f_present)
+            half = thinking & ~self.half_checked & (size >= 2) & (2 * lost >= size)
+            breaks = half & ~self._coin()
+            self.half_checked |= half
+            if self.leader >= 0:
+                gone = self.f_present[:, self.leader] & ~self.f_up[:, self.leader]
+                lead = thinking & ~self.leader_checked & gone
+                breaks |= lead & ~self._coin()
+                self.leader_checked |= lead
+            if breaks.any():
+                self.f_up &= ~(breaks[:, None] & follows[None, :])
         for j, k in enumerate(self.kinds):
             if not k.big or k.mindless:
                 continue
@@ -414,14 +423,14 @@ class Fight(Powers):
         """The party runs when party_breaks_at of it is down and the standing foes have more hit
         points left than it has (tactics); breaking off, it takes one more round of the foes'
         blows (FMC Basic: foes in 1" are stuck in melee until it is resolved)."""
-        down = self.start_n - self.c_up.sum(1)
-        losing = (self.f_hp * self.f_up).sum(1) > (self.c_hp * self.c_up).sum(1)
+        down = self.start_n - count_rows(self.c_up)
+        losing = sum_rows(self.f_hp * self.f_up) > sum_rows(self.c_hp * self.c_up)
         runs = self.act & (down >= self.start_n * self.tactics.party_breaks_at) & losing
         if not runs.any():
             return
         self.held_now = np.zeros_like(self.held_now)
         self.foe_melee(runs)
-        escaped = runs & self.c_up.any(1)
+        escaped = runs & any_rows(self.c_up)
         self.outcome[runs] = np.where(escaped[runs], FLEE, WIPED)
         self.act &= ~runs
 
@@ -484,6 +493,9 @@ class Fight(Powers):
             self.n = 0
 
 
+CHUNK = 50_000  # trials fought at once: 60 foes x 50,000 trials stay well under 100 MB
+
+
 def fight(
     party: list[Character],
     groups: list[FoeGroup],
@@ -492,5 +504,26 @@ def fight(
     seed: int,
     start: Start | None = None,
 ) -> Outcome:
-    """Run one fight `trials` times; the same seed gives the same outcome arrays."""
-    return Fight(party, groups, tactics, trials, seed, start).run()
+    """Run one fight `trials` times; the same seed gives the same outcome arrays.
+
+    More than CHUNK trials are fought CHUNK at a time (the first on `seed`, the rest on seeds
+    derived from it), so a million trials against 60 foes need no gigabytes of state."""
+    if trials <= CHUNK:
+        return Fight(party, groups, tactics, trials, seed, start).run()
+    parts = []
+    for i, low in enumerate(range(0, trials, CHUNK)):
+        high = min(low + CHUNK, trials)
+        part = None
+        if start is not None:
+            part = Start(*(getattr(start, k)[low:high] for k in Start.__dataclass_fields__))
+        parts.append(Fight(party, groups, tactics, high - low, _chunk_seed(seed, i), part).run())
+    return Outcome(
+        *(np.concatenate([getattr(o, k) for o in parts]) for k in Outcome.__dataclass_fields__)
+    )
+
+
+def _chunk_seed(seed: int, i: int) -> int:
+    if i == 0:
+        return seed
+    digest = hashlib.sha256(f"{seed}/chunk/{i}".encode()).digest()
+    return int.from_bytes(digest[:16], "big")

@@ -15,7 +15,8 @@ bonus above +1 may be split between attacks. A special ability counts in the fig
 - curse: once a fight, one character tempts fate or loses half its maximum hit points.
 
 Anything else (poison has no numbers in FMC Basic: its damage is the die) is fought as a plain
-attack and listed in the estimate's notes, so a referee knows what the figures leave out.
+attack and listed in the estimate's notes ("poison (Giant Spider)"), which every booklet prints
+beside the figures, so a referee knows what they leave out.
 """
 
 from __future__ import annotations
@@ -46,6 +47,15 @@ SIMULATED = {
 }
 BIG_BRACKET = 4  # FMC Basic, Skirmishes: "a big monster" (our reading: lieutenants and bosses)
 MAX_FOES = 60  # figures in one simulated fight
+
+
+class FoeError(DelveError):
+    """A stat block a fight cannot use; `field` names the bad field, so a document's error can
+    give its JSON path."""
+
+    def __init__(self, monster: str, field: str, reason: str) -> None:
+        super().__init__(f"{monster}: {reason}")
+        self.monster, self.field, self.reason = monster, field, reason
 
 
 @dataclass(frozen=True)
@@ -87,7 +97,7 @@ class FoeKind:
 def die_sides(text: str, what: str) -> int:
     m = _DIE.match(text)
     if not m or int(m.group(1)) < 2 or int(m.group(1)) > 100:
-        raise DelveError(f"{what}: damage must be one die such as d8, not {text!r}")
+        raise FoeError(what, "damage", f"must be one die such as d8 for a fight, not {text!r}")
     return int(m.group(1))
 
 
@@ -99,19 +109,25 @@ def foe_kind(tables: TableSet, monster: Monster) -> FoeKind:
     tags, names = mindless(tables)
     text = monster.special
     notes = []
-    area = next((k for k in kinds if k in AREA_KINDS), "")
+    # A net or a song that holds is a burst that also holds (Web Mother, Wreck Siren): the
+    # sorting gives both kinds, and the hold is the one that says more.
+    area = "hold" if "hold" in kinds else next((k for k in kinds if k in AREA_KINDS), "")
     regen = 0
     if "regeneration" in kinds:
         m = _CURES.search(text)
         regen = int(m.group(1)) if m else 1
+    # What the fight leaves out, as "what (who)": the booklets print "Not simulated: poison
+    # (Giant Spider)" in full and "not simulated: poison" where room is short.
     for k in kinds:
         if k not in SIMULATED:
-            notes.append(f"{monster.name}: {k.replace('_', ' ')} (no numbers in the rules)")
+            notes.append(f"{k.replace('_', ' ')} ({monster.name})")
     if text and not kinds:
-        notes.append(f"{monster.name}: special ability not simulated")
+        notes.append(f"its special ability ({monster.name})")
     thoughtless = bool(tags & set(monster.tags)) or monster.name.lower() in names
     if monster.hp < 1 or monster.hp > 10_000:
-        raise DelveError(f"{monster.name}: hit points must be 1 to 10,000, not {monster.hp}")
+        raise FoeError(
+            monster.name, "hp", f"hit points must be 1 to 10,000 for a fight, not {monster.hp}"
+        )
     return FoeKind(
         name=monster.name,
         hp=monster.hp,

@@ -333,21 +333,22 @@ def estimate(
     groups = list(against.groups)  # type: ignore[attr-defined]
     seed = seed_for(f"{address}/fortmayn")
     out = Fight(tables, party, groups, tactics(tables), trials, seed).run()
-    notes: list[str] = []
+    # What its fight leaves out: FMC Basic's own omissions, and the specials (Fortmayn) gives
+    # no rule to convert (docs/danger.md), each named for the monsters that have it.
+    notes: list[str] = list(against.notes)  # type: ignore[attr-defined]
     specials = sorted(
         {
-            word
+            f"{word} ({g.kind.name})"
             for g in groups
             for word, on in (
                 ("energy drain", g.kind.drain),
                 ("regeneration", bool(g.kind.regen)),
-                ("breath, bursts and clouds", bool(g.kind.area)),
-                ("curses", g.kind.curse),
+                ({"blast": "burst"}.get(g.kind.area, g.kind.area), bool(g.kind.area)),
+                ("curse", g.kind.curse),
                 ("sweeping attacks", g.kind.sweep or g.kind.engulf),
             )
             if on
         }
     )
-    if specials:
-        notes.append("in (Fortmayn)'s fight: " + ", ".join(specials))
+    notes += specials
     return summarise(tables, out, party, "fortmayn", notes)

@@ -51,6 +51,7 @@ class Character:
     energy: int  # FMC Basic, Mages: energy each adventure
     spells: tuple[str, ...]
     skills: tuple[str, ...]
+    named: bool = False  # a name the referee gave it (a party file), not its kit's
 
     @property
     def front(self) -> bool:
@@ -145,6 +146,8 @@ def kits(tables: TableSet) -> list[Kit]:
     for e in table.entries:
         where = f"{table.path}:{e.line}: table '{PARTY}'"
         try:
+            if e.get("shield") and str(e["weapon"]).strip().lower() == "two-handed":
+                raise DelveError("a shield and a two-handed weapon cannot go together (line 58)")
             out.append(
                 Kit(
                     name=e["name"],
@@ -202,7 +205,6 @@ def build(
     row = level_row(tables, kit.cls, level)
     armors = armor_defense(tables)
     defense = armors[kit.armor] + (armors.get("shield", 1) if kit.shield else 0)
-    weapon = "one-handed" if kit.shield and kit.weapon == "two-handed" else kit.weapon
     return Character(
         name=name or kit.name,
         cls=kit.cls,
@@ -212,7 +214,7 @@ def build(
         defense=defense,
         shield=kit.shield,
         prowess=row["prowess"] if kit.cls == "fighter" else 0,
-        weapon=weapon,
+        weapon=kit.weapon,
         weapon_bonus=weapon_bonus,
         damage_type=kit.damage_type,
         energy=row["energy"] if kit.cls == "mage" else 0,
@@ -391,16 +393,29 @@ def _character(tables: TableSet, item: Any, seen: dict[str, int]) -> Character:
             except DelveError as err:
                 raise _FieldError(key, str(err)) from None
     kit = replace(kit, **changes)
+    if kit.shield and kit.weapon == "two-handed":
+        # FMC Basic, Fighters (line 58): a one-handed weapon and a shield, or a two-handed one.
+        # What the file says wins over the kit it fills in from; saying both is an error.
+        if "shield" in item and "weapon" in item:
+            raise _FieldError(
+                "weapon", "a shield and a two-handed weapon cannot go together (line 58)"
+            )
+        if "weapon" in item:
+            kit = replace(kit, shield=False)
+        else:
+            kit = replace(kit, weapon="one-handed")
     name = plain(item.get("name", "")) or None
-    if name is not None and (not isinstance(name, str) or len(name) > 60):
+    if name is not None and (not isinstance(name, str) or not name.strip() or len(name) > 60):
         raise _FieldError("name", "must be text of at most 60 characters")
     character = build(
         tables,
         kit,
         level,
-        name=name,
+        name=name.strip() if name else None,
         weapon_bonus=_int(item, "weapon_bonus", 0, MAX_BONUS, 0) or 0,
     )
+    if name:
+        character = replace(character, named=True)
     hp = _int(item, "hp", 1, MAX_HP, None)
     if hp is not None:
         if hp > character.max_hp:
@@ -416,12 +431,20 @@ def _damage_type(value: Any) -> str:
     return text
 
 
-def describe(party: list[Character]) -> str:
-    """'four level-1 characters' when they share a level, else 'fighter 3, mage 2, ...'."""
-    from generator.engine.words import noun, number
+def describe(party: list[Character], tables: TableSet | None = None) -> str:
+    """Who fought, as the danger lines say it: the referee's names ('Brakka, Orm, Wick and
+    Sefa'); 'four level-3 characters' for the default party of that level; the classes when
+    they share a level but are not the default party ('three level-2 characters (fighter,
+    fighter and mage)'); else each class and level ('fighter 3, expert 2 and mage 4')."""
+    from generator.engine.words import join, number
 
+    if any(c.named for c in party):
+        return join([c.name if c.named else c.label() for c in party])
     levels = {c.level for c in party}
-    if len(levels) == 1:
-        level = levels.pop()
-        return f"{number(len(party))} level-{level} {noun(len(party), 'character')}"
-    return ", ".join(c.label() for c in party)
+    if len(levels) != 1:
+        return join([c.label() for c in party])
+    level = levels.pop()
+    who = f"{number(len(party))} level-{level} {'character' if len(party) == 1 else 'characters'}"
+    if tables is not None and party != default_party(tables, level):
+        who += f" ({join([c.cls for c in party])})"
+    return who

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from generator.sim.rows import any_rows
+
 BIG = 1 << 30
 SLEEP_SPELL, CHARM_SPELL, HEAL_SPELL = "lullaby", "captivate", "heal"
 
@@ -63,7 +65,7 @@ class Powers:
     def _captivate(self, i: int, can: np.ndarray) -> np.ndarray:
         """Captivate: one intelligent foe, the strongest standing, is charmed for the fight."""
         smart = self.f_up & self.f_smart[None, :]
-        cast = can & ~self.charm_cast[:, i] & smart.any(1)
+        cast = can & ~self.charm_cast[:, i] & any_rows(smart)
         if cast.any():
             t = np.where(smart, self.f_hp, -1).argmax(1)
             self.f_up[self.ar[cast], t[cast]] = False
@@ -74,7 +76,7 @@ class Powers:
     def _heal(self, i: int, can: np.ndarray) -> np.ndarray:
         """Heal: erase 1d6 damage from the most hurt standing friend at or below fall_back_at."""
         hurt = self.c_up & (self.c_hp <= self.c_max * self.tactics.fall_back_at)
-        cast = can & hurt.any(1)
+        cast = can & any_rows(hurt)
         if cast.any():
             t = np.where(hurt, self.c_hp, BIG).argmin(1)
             amount = (self._u(1)[0] * 6).astype(np.int32) + 1
@@ -87,7 +89,7 @@ class Powers:
     def _blast(self, i: int, can: np.ndarray) -> None:
         """Arcane damage, 1 energy: 1d6 to a foe and those adjacent (FMC Basic, Mages). Our
         reading: the weakest foe and the next two weakest beside it, no friend in the blast."""
-        cast = can & self.f_up.any(1)
+        cast = can & any_rows(self.f_up)
         if not cast.any():
             return
         dmg = ((self._u(1)[0] * 6).astype(np.int32) + 1) * cast
