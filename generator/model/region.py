@@ -269,9 +269,16 @@ class Region:
                 raise DocumentError(f"{at}.base: no hex '{fa.base}'")
             if fa.members not in self.bestiary:
                 raise DocumentError(f"{at}.members: '{fa.members}' has no stat block in bestiary")
+            if fa.leader.monster:
+                _check_hold(self.hexes[labels[fa.base]], fa, at)
             for other in fa.relations:
                 if other not in keys or other == fa.key:
                     raise DocumentError(f"{at}.relations.{other}: no other faction '{other}'")
+        for i, h in enumerate(self.hexes):
+            if h.lair and h.lair.faction and h.lair.faction not in keys:
+                raise DocumentError(
+                    f"{path}.hexes[{i}].lair.faction: no faction '{h.lair.faction}'"
+                )
         for i, table in enumerate(self.encounters):
             for j, e in enumerate(table.entries):
                 at = f"{path}.encounters[{i}].entries[{j}]"
@@ -281,3 +288,14 @@ class Region:
                     )
                 if e.faction and e.faction not in keys:
                     raise DocumentError(f"{at}.faction: no faction '{e.faction}'")
+
+
+def _check_hold(base: Hex, fa: Faction, at: str) -> None:
+    """A faction's base is its hold: a one-room lair of the faction with its leader and members."""
+    hold = base.lair
+    held = {g.name for g in hold.monsters} if hold and hold.form == "room" else set()
+    if hold is None or hold.faction != fa.key or not {fa.members, fa.leader.monster} <= held:
+        raise DocumentError(
+            f"{at}.base: hex '{fa.base}' must hold the faction: a one-room lair whose faction "
+            f"is '{fa.key}', with its leader's '{fa.leader.monster}' and its '{fa.members}'"
+        )
