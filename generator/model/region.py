@@ -132,12 +132,15 @@ class Region:
         return {h.label: h for h in self.hexes}
 
     def rumour_text(self, rumour: Rumour) -> str:
-        """The rumour with the current name of the place it is about."""
+        """The rumour with the current name of the place it is about (and of the faction
+        based there, for a rumour that names one)."""
         try:
             place = self.hex(rumour.about).place
         except KeyError:
             place = "a place nobody can find"
-        return rumour.text.replace("{place}", place).replace("{hex}", rumour.about)
+        based = [fa.name for fa in self.factions if fa.base == rumour.about]
+        text = rumour.text.replace("{place}", place).replace("{hex}", rumour.about)
+        return text.replace("{faction}", based[0] if based else "a band nobody can name")
 
     def faction(self, key: str) -> Faction:
         for fa in self.factions:
@@ -261,6 +264,11 @@ class Region:
                 if lab not in labels:
                     raise DocumentError(f"{path}.ridges[{i}][{j}]: no hex '{lab}'")
         keys = [fa.key for fa in self.factions]
+        for i, h in enumerate(self.hexes):
+            if h.lair and h.lair.faction and h.lair.faction not in keys:
+                raise DocumentError(
+                    f"{path}.hexes[{i}].lair.faction: no faction '{h.lair.faction}'"
+                )
         for i, fa in enumerate(self.factions):
             at = f"{path}.factions[{i}]"
             if keys.count(fa.key) > 1:
@@ -274,11 +282,6 @@ class Region:
             for other in fa.relations:
                 if other not in keys or other == fa.key:
                     raise DocumentError(f"{at}.relations.{other}: no other faction '{other}'")
-        for i, h in enumerate(self.hexes):
-            if h.lair and h.lair.faction and h.lair.faction not in keys:
-                raise DocumentError(
-                    f"{path}.hexes[{i}].lair.faction: no faction '{h.lair.faction}'"
-                )
         for i, table in enumerate(self.encounters):
             for j, e in enumerate(table.entries):
                 at = f"{path}.encounters[{i}].entries[{j}]"

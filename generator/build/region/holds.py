@@ -41,7 +41,7 @@ from generator.model.monster import Monster
 from generator.model.site import MonsterGroup
 
 # What a camp at a landmark looks like (the landmark itself is described with the hex).
-CAMP = "{faction} have made camp here: tents, a picket line and a fire that is never let out."
+CAMP = "{faction} have made camp here, and keep a watch on every way in."
 MIN_MEMBERS = 2  # a leader and at least two of its members: a following, not a pair
 TOP_BRACKET = 5
 

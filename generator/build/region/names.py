@@ -137,14 +137,17 @@ class NameBook:
     # ---- landmarks
 
     def landmark(self, tables: TableSet, table_id: str, rng: Rng) -> Rolled:
-        """A landmark of `table_id` not yet in the region (nor, if it can be helped, one whose
-        name shares a part with too many others), counted as given."""
+        """A landmark of `table_id` not yet in the region, whose name shares parts with as few
+        others as can be helped, counted as given."""
         table = tables.get(table_id)
-        fresh = [e for e in table.entries if not self.landmarks[_landmark_key(e["name"])]]
-        pool: list[Entry] = [e for e in fresh if self.fits(e["name"])] or fresh
-        if not pool:  # every landmark of the table is out: the least used come round again
-            low = min(self.landmarks[_landmark_key(e["name"])] for e in table.entries)
-            pool = [e for e in table.entries if self.landmarks[_landmark_key(e["name"])] == low]
+        # The least dealt (none, until every landmark of the table is out), then those whose
+        # names overshoot the part cap least.
+        used = {id(e): self.landmarks[_landmark_key(e["name"])] for e in table.entries}
+        low = min(used.values())
+        pool: list[Entry] = [e for e in table.entries if used[id(e)] == low]
+        over = {id(e): self.overshoot(e["name"]) for e in pool}
+        least = min(over.values())
+        pool = [e for e in pool if over[id(e)] == least]
         entry = rng.weighted(pool, [e.weight for e in pool])
         rolled = tables._rolled(table, entry, rng, None)
         self.add(rolled["name"], landmark=True)
