@@ -12,11 +12,12 @@ holds the faction:
   is 500 x d6, the d6 rolled when the faction is placed. It holds the faction's leader and at
   least two of its members, within 10% of the budget (at most 16 members), and a hoard worth
   the budget, as every one-room lair does.
-- **The leader's stat block** is the archetype's ``boss`` monster when the budget holds it
-  with two members; otherwise one of the members raised to a higher bracket (FMC Basic, Monster
-  Types: lieutenants and bosses lead), one the budget can pay for, named by the leader's title
-  ("Captain of the Road"). An archetype whose hold the d6 cannot pay for even so (three bog
-  hags need 3,000 XP) does not settle in this region: the next archetype is drawn.
+- **The leader's stat block** is the archetype's ``boss`` monster when it names one (the
+  necromancer of a household of skeletons is no skeleton); otherwise one of the members raised
+  to a higher bracket (FMC Basic, Monster Types: lieutenants and bosses lead), one the budget
+  can pay for, named by the leader's title ("Warden of the Scales"). An archetype whose hold
+  the d6 cannot pay for (a deathless magus and two skeletons need 2,000 XP; three bog hags
+  3,000) does not settle in this region: the next archetype is drawn.
 - The faction, its leader's stat block, the budget and the base follow the hexes' first rolls
   and the factions' own stream, so re-rolling a base hex stocks the hold anew (its den, how
   many members, its hoard) and changes nothing else; the hex keeps its stocking.
@@ -107,10 +108,9 @@ def leader_options(
     boss_name = rolled.get("boss")
     if boss_name:
         boss = bestiary(tables).find(str(boss_name))
-        if boss is not None:
-            counts = _counts(boss, members, budget)
-            if counts:
-                return [(boss, counts)]
+        assert boss is not None  # checked with the tables
+        counts = _counts(boss, members, budget)
+        return [(boss, counts)] if counts else []
     out = []
     for bracket in range(min(members.bracket + 1, TOP_BRACKET), TOP_BRACKET + 1):
         leader = promoted(tables, members, bracket, name, leads)
