@@ -71,6 +71,7 @@ class NameBook:
         )
         self._firsts = [p for p in firsts if p.isalpha()]
         self._second_set = frozenset(p for p in seconds if p.isalpha())
+        self._parts: dict[str, frozenset[str]] = {}  # name -> its parts, worked out once
         self.parts: Counter[str] = Counter()
         self.landmarks: Counter[str] = Counter()
         self._given: dict[object, list[tuple[str, bool]]] = {}  # owner -> (name, landmark?)
@@ -78,8 +79,14 @@ class NameBook:
 
     # ---- name parts
 
-    def parts_of(self, name: str) -> set[str]:
+    def parts_of(self, name: str) -> frozenset[str]:
         """'The Old Ashford Mill' -> {'ashford', 'ash', 'ford', 'mill'}."""
+        known = self._parts.get(name)
+        if known is None:
+            known = self._parts[name] = frozenset(self._split(name))
+        return known
+
+    def _split(self, name: str) -> set[str]:
         out: set[str] = set()
         for word in _WORD.findall(name.lower()):
             word = word.replace("’", "'").removesuffix("'s")
