@@ -125,3 +125,37 @@ def test_a_deadly_save_only_where_the_text_makes_one(builtin_tables: TableSet, k
     fc = get_system(builtin_tables, "fantasy-core")
     medusa = " ".join(fc.stat_block(find(builtin_tables, "Medusa")).notes)
     assert "Fort save" in medusa and "turns to stone" in medusa
+
+
+def test_no_two_monsters_share_a_name_or_a_plural(builtin_tables: TableSet) -> None:
+    """Encounter tables and room keys print a monster by its plural ("Adult dragons 1d2"): a
+    young, an adult and an elder dragon must not all be "dragons"."""
+    seen: dict[str, str] = {}
+    for m in monsters(builtin_tables):
+        for word in {m.name.lower(), m.plural.lower()}:
+            assert seen.setdefault(word, m.name) == m.name, (word, m.name, seen[word])
+    dragons = {find(builtin_tables, f"{age} dragon").plural for age in ("Young", "Adult", "Elder")}
+    assert dragons == {"young dragons", "adult dragons", "elder dragons"}
+
+
+@pytest.mark.parametrize(
+    "entry, message",
+    [
+        ("  - name: Grey Wolf\n    bracket: 2\n    plural: wolves\n", "its plural 'wolves'"),
+        ("  - name: Wolves\n    bracket: 2\n", "its name 'Wolves' is already the plural"),
+        ("  - name: bear\n    bracket: 4\n", "monster 'bear' is already defined"),
+    ],
+)
+def test_a_shared_name_or_plural_is_a_table_problem(run_cli, tmp_path, entry, message) -> None:
+    folder = tmp_path / "monsters"
+    folder.mkdir()
+    (folder / "aaa.yaml").write_text(
+        "title: More monsters\nfields:\n  name: str\n  bracket: int\n  plural: str?\nentries:\n"
+        + entry
+        + "    result: One more.\n"
+    )
+    res = run_cli("tables", "check", str(tmp_path))
+    assert res.code == 1 and message in res.err and "aaa.yaml:" in res.err
+    # A generator refuses the set too, in one clear line per problem.
+    res = run_cli("--tables", str(tmp_path), "site", "--seed", "x")
+    assert res.code == 1 and message in res.err and "Traceback" not in res.err

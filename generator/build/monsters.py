@@ -87,6 +87,50 @@ def _key(name: str) -> str:
     return " ".join(name.lower().replace("-", " ").split())
 
 
+def _clashes(tables: TableSet) -> list[tuple[str, str]]:
+    """(table id, problem) for every monster whose name or plural is already another's.
+
+    Room keys and encounter tables print a monster by its name or its plural ("Adult dragons
+    1d2"), and the bestiary finds a stat block by either: each must lead to one monster."""
+    owner: dict[str, tuple[str, str, str]] = {}  # key -> (monster name, name|plural, FILE:LINE)
+    out: list[tuple[str, str]] = []
+    # The built-in tables first, so a referee's table is the one named for a clash.
+    ids = sorted(monster_table_ids(tables), key=lambda i: (tables.get(i).folder != "built-in", i))
+    for table_id in ids:
+        table = tables.get(table_id)
+        for e in table.entries:
+            name = e.get("name")
+            if not isinstance(name, str):
+                continue
+            at = f"{table.path}:{e.line}"
+            plural = str(e.get("plural") or words.plural(name))
+            for what, word in (("name", name), ("plural", plural)):
+                had = owner.setdefault(_key(word), (name, what, at))
+                if had[2] == at:
+                    continue
+                if _key(had[0]) != _key(name):
+                    problem = (
+                        f"monster '{name}': its {what} '{word}' is already the {had[1]} of "
+                        f"'{had[0]}' ({had[2]}); a room key or an encounter line printing it "
+                        "would not say which stat block to read"
+                    )
+                elif what == "name":
+                    problem = f"monster '{name}' is already defined at {had[2]}"
+                else:
+                    continue  # the same monster twice: its name said so
+                out.append((table_id, f"{at}: table '{table_id}': {problem}"))
+    return out
+
+
+# Checked by `delve tables check` with every other need, and by bestiary() before any generator
+# reads a monster.
+UNIQUE_NAMES = needs.declare(
+    "monsters/*",
+    "the bestiary",
+    check=lambda tables, table: [p for tid, p in _clashes(tables) if tid == table.id],
+)
+
+
 class Bestiary:
     """All monsters by name (case-insensitive; 'Dragon, Young' also finds 'Young dragon')."""
 
@@ -150,8 +194,7 @@ def bestiary(tables: TableSet) -> Bestiary:
             formidable = bool(e.get("formidable", False))
             key = _key(name)
             if key in seen:
-                problems.append(f"{where}: monster '{name}' is already defined at {seen[key]}")
-                continue
+                continue  # reported by _clashes, below
             seen[key] = f"{table.path}:{e.line}"
             sources[name] = seen[key]
             monsters.append(
@@ -176,6 +219,7 @@ def bestiary(tables: TableSet) -> Bestiary:
                     description=e.result,
                 )
             )
+    problems += [p for _, p in _clashes(tables)]
     if problems:
         raise TableError(problems)
     result = Bestiary(monsters, sources)

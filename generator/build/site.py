@@ -21,6 +21,7 @@ Placement, so the loop plays well (our rule; the text leaves it open):
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -384,8 +385,12 @@ def generate_site(
     level: int = 1,
     rooms: int = 6,
     theme: str | None = None,
+    choose_name: Callable[[Callable[[], str]], str] | None = None,
 ) -> Site:
-    """A stocked site of `rooms` rooms (one loop of six per level) for party level `level`."""
+    """A stocked site of `rooms` rooms (one loop of six per level) for party level `level`.
+
+    `choose_name`, given a function that rolls a name (the site's own first, then others),
+    picks the name: a region uses it so no word ends up in too many of its names."""
     if not isinstance(level, int) or not 1 <= level <= MAX_LEVEL:
         raise DelveError(f"--level must be 1 to {MAX_LEVEL}, not {level}")
     if rooms not in ROOM_COUNTS:
@@ -396,6 +401,16 @@ def generate_site(
     depths = rooms // LOOP
     history, history_text, place = _history(tables, rng.child("history"), th)
     name = tables.roll("site/name-patterns", rng, {"place": place.title()}).text
+    if choose_name is not None:
+        # Names rolled again take a stream of their own: nothing else in the site moves.
+        again, first = rng.child("name"), [name]
+        name = choose_name(
+            lambda: (
+                first.pop()
+                if first
+                else tables.roll("site/name-patterns", again, {"place": place.title()}).text
+            )
+        )
     features = _draw(tables, "site/features", rng, 3 * depths)
     types = _room_types(tables, rng, rooms, th.places)
     activities = _draw(tables, "site/activities", rng, 2 * depths)

@@ -18,15 +18,24 @@ REACTIONS = ("negative", "uncertain", "affirmative")
 
 @dataclass
 class Leader:
+    """Who leads a faction: a person, their title, and the stat block they fight with (the name
+    of a monster in the bestiary of the faction's hold; empty in documents made before holds)."""
+
     name: str
     title: str
+    monster: str = ""
 
     def to_dict(self) -> dict[str, Any]:
-        return {"name": self.name, "title": self.title}
+        return {"name": self.name, "title": self.title, "monster": self.monster}
 
     @classmethod
     def from_dict(cls, data: Any, path: str) -> Leader:
-        return cls(doc.field(data, "name", str, path), doc.field(data, "title", str, path, ""))
+        f = doc.field
+        return cls(
+            f(data, "name", str, path),
+            f(data, "title", str, path, ""),
+            f(data, "monster", str, path, ""),
+        )
 
 
 @dataclass
@@ -38,7 +47,7 @@ class Faction:
     description: str
     goal: str
     leader: Leader
-    base: str  # hex label
+    base: str  # hex label of its hold, the one-room lair that holds its leader and members
     members: str  # monster kind (its stat block is in the region's bestiary)
     relations: dict[str, str]  # other faction key -> at_war | rival | neutral | allied
     seed: str = ""

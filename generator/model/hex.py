@@ -59,7 +59,9 @@ class Lair:
     """A monster lair (FMC Basic, Hex Stocking [3]).
 
     Form "site": a multi-room site, kept in the hex's `site`. Form "room": one room whose
-    monsters and hoard are each worth `xp_budget` = 500 x d6 (`budget_roll` is the d6).
+    monsters and hoard are each worth `xp_budget` = 500 x d6 (`budget_roll` is the d6). A
+    faction's hold is a one-room lair with `faction` set (its key; `form_roll` 0: no form die),
+    holding the faction's leader and members.
     """
 
     form: str
@@ -73,6 +75,7 @@ class Lair:
     hoard: Hoard | None = None
     hoard_place: str = ""
     bestiary: dict[str, Monster] = field(default_factory=dict)
+    faction: str = ""  # the key of the faction whose hold this is
     danger: Danger | None = None  # from generator.sim, when asked for
 
     @property
@@ -95,6 +98,8 @@ class Lair:
                     "bestiary": {k: m.to_dict() for k, m in self.bestiary.items()},
                 }
             )
+            if self.faction:
+                out["faction"] = self.faction
             if self.danger:
                 out["danger"] = self.danger.to_dict()
         return out
@@ -121,6 +126,7 @@ class Lair:
             lair.bestiary = {
                 k: Monster.from_dict(v, f"{path}.bestiary.{k}") for k, v in beasts.items()
             }
+            lair.faction = f(data, "faction", str, path, "")
             lair.danger = _danger(data, path)
             for j, g in enumerate(lair.monsters):
                 if g.name not in lair.bestiary:

@@ -132,12 +132,15 @@ class Region:
         return {h.label: h for h in self.hexes}
 
     def rumour_text(self, rumour: Rumour) -> str:
-        """The rumour with the current name of the place it is about."""
+        """The rumour with the current name of the place it is about (and of the faction
+        based there, for a rumour that names one)."""
         try:
             place = self.hex(rumour.about).place
         except KeyError:
             place = "a place nobody can find"
-        return rumour.text.replace("{place}", place).replace("{hex}", rumour.about)
+        based = [fa.name for fa in self.factions if fa.base == rumour.about]
+        text = rumour.text.replace("{place}", place).replace("{hex}", rumour.about)
+        return text.replace("{faction}", based[0] if based else "a band nobody can name")
 
     def faction(self, key: str) -> Faction:
         for fa in self.factions:
@@ -261,6 +264,11 @@ class Region:
                 if lab not in labels:
                     raise DocumentError(f"{path}.ridges[{i}][{j}]: no hex '{lab}'")
         keys = [fa.key for fa in self.factions]
+        for i, h in enumerate(self.hexes):
+            if h.lair and h.lair.faction and h.lair.faction not in keys:
+                raise DocumentError(
+                    f"{path}.hexes[{i}].lair.faction: no faction '{h.lair.faction}'"
+                )
         for i, fa in enumerate(self.factions):
             at = f"{path}.factions[{i}]"
             if keys.count(fa.key) > 1:
@@ -269,6 +277,8 @@ class Region:
                 raise DocumentError(f"{at}.base: no hex '{fa.base}'")
             if fa.members not in self.bestiary:
                 raise DocumentError(f"{at}.members: '{fa.members}' has no stat block in bestiary")
+            if fa.leader.monster:
+                _check_hold(self.hexes[labels[fa.base]], fa, at)
             for other in fa.relations:
                 if other not in keys or other == fa.key:
                     raise DocumentError(f"{at}.relations.{other}: no other faction '{other}'")
@@ -281,3 +291,14 @@ class Region:
                     )
                 if e.faction and e.faction not in keys:
                     raise DocumentError(f"{at}.faction: no faction '{e.faction}'")
+
+
+def _check_hold(base: Hex, fa: Faction, at: str) -> None:
+    """A faction's base is its hold: a one-room lair of the faction with its leader and members."""
+    hold = base.lair
+    held = {g.name for g in hold.monsters} if hold and hold.form == "room" else set()
+    if hold is None or hold.faction != fa.key or not {fa.members, fa.leader.monster} <= held:
+        raise DocumentError(
+            f"{at}.base: hex '{fa.base}' must hold the faction: a one-room lair whose faction "
+            f"is '{fa.key}', with its leader's '{fa.leader.monster}' and its '{fa.members}'"
+        )

@@ -12,7 +12,7 @@ from fractions import Fraction
 
 from generator.engine import words
 from generator.engine.hexes import SIDES
-from generator.model.faction import Faction
+from generator.model.faction import Faction, Leader
 from generator.model.haven import Haven
 from generator.model.hex import Hex, Lair
 from generator.model.monster import Monster
@@ -115,9 +115,17 @@ def plural(monsters: dict[str, Monster], name: str, count: int) -> str:
     return words.noun(count, name, m.plural if m else None)
 
 
-def _group(monsters: dict[str, Monster], g: MonsterGroup, xp: bool = True) -> str:
-    """'a giant (XP 1,200)', '11 hoblins (XP 75 each)'; a proper name stays as it is."""
+def _group(
+    monsters: dict[str, Monster], g: MonsterGroup, xp: bool = True, leader: Leader | None = None
+) -> str:
+    """'a giant (XP 1,200)', '11 hoblins (XP 75 each)'; a proper name stays as it is; a
+    faction's leader goes by name: 'Quilla, the Warden of the Scales (XP 600)'."""
     each = f" (XP {g.xp_each:,}" + (" each)" if g.count > 1 else ")") if xp else ""
+    if leader is not None and g.count == 1 and g.name == leader.monster:
+        m = monsters.get(g.name)
+        kind = "" if m is None or m.plural[:1].isupper() else f"{g.name.lower()}, "
+        stats = f" ({kind}XP {g.xp_each:,})" if xp else (f" ({kind[:-2]})" if kind else "")
+        return f"{leader.name}, {leader.title}{stats}"
     if g.count == 1:
         m = monsters.get(g.name)
         proper = m is not None and m.plural[:1].isupper()
@@ -161,6 +169,8 @@ def _hex_blocks(
     biome = region.biomes.get(h.terrain)
     terrain = biome.name if biome else h.terrain
     what = STOCKING_NAMES.get(h.stocking, h.stocking)
+    if h.lair and h.lair.faction:
+        what = "faction hold" if h.stocking == "lair" else f"{what}, faction camp"
     out = [b.h3(f"{h.label} {terrain}: {h.place} ({what})")]
     cost = f"{days_text(h.travel_days)} to cross"
     if biome and not biome.passable:
@@ -190,7 +200,7 @@ def _hex_blocks(
             )
         )
     if h.lair and h.lair.form == "room":
-        out += _lair_blocks(h.lair, monsters, system)
+        out += _lair_blocks(h.lair, monsters, system, _leader(region, h.lair))
     if h.landmark:
         lm = h.landmark
         out.append(b.p(f"{lm.name}. {lm.description}"))
@@ -227,19 +237,30 @@ def _haven_blocks(region: Region, hv: Haven) -> list[b.Block]:
     return out
 
 
-def _lair_blocks(lair: Lair, monsters: dict[str, Monster], system: System | None) -> list[b.Block]:
+def _leader(region: Region, lair: Lair) -> Leader | None:
+    """The leader of the faction whose hold this lair is, if it is one."""
+    try:
+        return region.faction(lair.faction).leader if lair.faction else None
+    except KeyError:
+        return None
+
+
+def _lair_blocks(
+    lair: Lair, monsters: dict[str, Monster], system: System | None, leader: Leader | None = None
+) -> list[b.Block]:
     from generator.render.treasure_text import hoard_points, xp_in_play
 
     xp = xp_in_play(system)
+    what = "A faction's hold, one room" if lair.faction else "A one-room lair"
     out = [
         b.p(
-            f"A one-room lair on a budget of {lair.xp_budget:,}"
+            f"{what} on a budget of {lair.xp_budget:,}"
             + (" XP" if xp else "")
             + f" (500 x d6, the d6 rolled {lair.budget_roll}) in monsters, and as much in "
             f"treasure (c.p.). {lair.description}"
         )
     ]
-    who = words.join([_group(monsters, g, xp) for g in lair.monsters])
+    who = words.join([_group(monsters, g, xp, leader) for g in lair.monsters])
     heads = sum(g.count for g in lair.monsters)
     doing = words.agree(lair.monsters[0].activity, heads) if lair.monsters else ""
     total = f"; {lair.monster_xp:,} XP in all" if xp else ""
@@ -264,7 +285,7 @@ def part_blocks(region: Region, thing: Hex | Haven | Lair, system: System) -> li
     title = b.h3(f"{home.label}: {thing.name}")
     if isinstance(thing, Haven):
         return [title, *_haven_blocks(region, thing)]
-    return [title, *_lair_blocks(thing, monsters, system)]
+    return [title, *_lair_blocks(thing, monsters, system, _leader(region, thing))]
 
 
 def region_blocks(region: Region, system: System | None = None, fmt: str = "text") -> list[b.Block]:
@@ -350,7 +371,8 @@ def region_blocks(region: Region, system: System | None = None, fmt: str = "text
         out.append(b.h3(fa.name))
         out.append(b.p(fa.description))
         out.append(b.li(f"Goal: {fa.goal}."))
-        out.append(b.li(f"Leader: {fa.leader.name}, {fa.leader.title}."))
+        stats = f" (stat block: {fa.leader.monster})" if fa.leader.monster else ""
+        out.append(b.li(f"Leader: {fa.leader.name}, {fa.leader.title}{stats}."))
         out.append(b.li(f"Base: hex {fa.base}, {base.place}."))
         out.append(b.li(f"Members: {plural(monsters, fa.members, 2)}."))
         out.append(b.li(f"Stands: {_faction_line(region, fa)}."))

@@ -44,23 +44,31 @@ Our readings and choices, where the text leaves room:
 - **Roads and trails** link every haven to the nearest haven already on the network (shortest
   travel time, around lakes), growing from the starting haven; each link rolls its look on
   ``region/road-kinds``.
-- **Factions**: two to four distinct archetypes from ``region/factions``. Each has a base in a
-  haven, site or lair hex (landmarks only when there are too few), a leader, and an attitude to
-  every other faction rolled on ``region/faction-relations``. Its members replace one line of
-  the encounter table of its base's biome.
-- **Rumours** at a haven are about a place within three hexes of it (never the starting haven).
+- **Factions**: two to four distinct archetypes from ``region/factions``, placed before the
+  hexes are stocked. Each is based in its hold, a one-room lair (in a lair hex, or camped at a
+  landmark when lair hexes run short) holding its leader and its members; see holds.py. Each
+  has an attitude to every other faction rolled on ``region/faction-relations``, and its
+  members replace one line of the encounter table of its base's biome.
+- **Rumours** at a haven are about a site, lair or landmark within three hexes of it (never
+  the starting haven), one that fits what the rumour says; see rumours.py.
+- **Names**: no landmark twice in a region, and no name part in more than a few of its names;
+  see names.py.
 - **Seeds**: hex XXYY uses ``<seed>/hex/XXYY`` (its site ``<seed>/hex/XXYY/site``); re-rolled
   for the n-th time it uses ``<seed>/hex/XXYY/reroll/n``. Everything that other hexes depend on
-  (roads, faction bases) follows each hex's first stocking roll, and rumours name their place by
-  label, so re-rolling a hex changes that hex alone.
+  (roads, faction bases, rumours, the names and landmarks dealt) follows each hex's first
+  stocking; a re-rolled hex is stocked last, clear of every other hex's names and landmarks,
+  and a re-rolled faction base stays the faction's hold. Rumours name their place by label, so
+  re-rolling a hex changes that hex alone.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 
 from generator import __version__
-from generator.build.region.factions import biome_encounters, roll_factions
+from generator.build.region.factions import biome_encounters
+from generator.build.region.holds import place_factions
+from generator.build.region.names import NameBook
 from generator.build.region.rules import (
     RUMOUR_REACH,
     STOCKING_TABLE,
@@ -69,6 +77,8 @@ from generator.build.region.rules import (
     hex_level,
     travel_days,
 )
+from generator.build.region.rumours import hear as hear_rumour
+from generator.build.region.rumours import traits
 from generator.build.region.stocking import HexContext, hex_rng, stock_hex
 from generator.build.region.tables import region_tables
 from generator.build.region.terrain import grow_terrain, lay_rivers, lay_roads, make_grid
@@ -79,11 +89,13 @@ from generator.engine.hexes import (
     spiral,
 )
 from generator.engine.rng import Rng
+from generator.engine.table import Rolled
 from generator.engine.tables import TableSet
 from generator.errors import DelveError
+from generator.model.faction import Faction
 from generator.model.hex import Hex
 from generator.model.limits import MAX_REROLLS
-from generator.model.region import HEX_MILES, Biome, Region
+from generator.model.region import HEX_MILES, Biome, Region, River, Road
 
 
 def _check_reroll(grid: Grid, reroll: Iterable[str] | Mapping[str, int] | None) -> dict[str, int]:
@@ -103,6 +115,44 @@ def _check_reroll(grid: Grid, reroll: Iterable[str] | Mapping[str, int] | None) 
         if counts[text] > MAX_REROLLS:
             raise DelveError(f"--reroll {lab}: at most {MAX_REROLLS} re-rolls of one hex")
     return {k: counts[k] for k in sorted(counts)}
+
+
+def _rumours(
+    tables: TableSet,
+    grid: Grid,
+    hexes: list[Hex],
+    factions: list[Faction],
+    rivers: list[River],
+    roads: list[Road],
+) -> Callable[[int, Rng], None]:
+    """hear(i, hex stream): give hex i's haven, if any, its rumour about a place that fits."""
+    coords, index = grid.coords, grid.index
+    reach = spiral((0, 0), RUMOUR_REACH)
+    bases = {fa.base: fa for fa in factions}
+    on_paths: dict[str, set[str]] = {}
+    for river in rivers:
+        for lab in river.path:
+            on_paths.setdefault(lab, set()).add("river")
+    for road in roads:
+        for lab in road.path:
+            on_paths.setdefault(lab, set()).add(road.kind)
+
+    def trait(h: Hex) -> set[str]:
+        return traits(h, bases, on_paths)
+
+    def hear(i: int, hrng: Rng) -> None:
+        haven = hexes[i].haven
+        if haven is None:
+            return
+        q, r = coords[i]
+        around = (index.get((q + dq, r + dr)) for dq, dr in reach)
+        near = [hexes[j] for j in around if j is not None and j not in (i, grid.center)]
+        anywhere = [h for j, h in enumerate(hexes) if j not in (i, grid.center)]
+        haven.rumour = hear_rumour(
+            tables, hrng.child("haven").child("rumour"), near, anywhere, trait
+        )
+
+    return hear
 
 
 def generate_region(
@@ -137,53 +187,65 @@ def generate_region(
     origin = coords[grid.center]
     dist = [distance(origin, c) for c in coords]
     levels = [hex_level(level, d, hex_miles) for d in dist]
-    index = grid.index
+    book = NameBook(tables, n)
+    named = rng.child("name")
+    name = book.choose(lambda: tables.roll("region/names", named).text)
+    # Roads and faction bases follow each hex's first stocking roll, so a re-roll moves
+    # nothing else.
+    firsts: list[Rolled | None] = [
+        None if i == grid.center else tables.roll(STOCKING_TABLE, hex_rng(rng, labels[i], 0))
+        for i in range(n)
+    ]
+    first = [r["key"] if r is not None else "start" for r in firsts]
+    factions, holds = place_factions(tables, grid, first, rng.child("factions"), book)
+    by_key = {fa.key: fa for fa in factions}
+    ctx = HexContext(tables, look, grid, terrain, levels, book)
 
-    reach = spiral((0, 0), RUMOUR_REACH)
-
-    def targets(i: int) -> list[int]:
-        q, r = coords[i]
-        around = (index.get((q + dq, r + dr)) for dq, dr in reach)
-        return [j for j in around if j is not None and j != i and j != grid.center]
-
-    ctx = HexContext(tables, look, grid, terrain, levels, targets)
-    hexes: list[Hex] = []
-    first: list[str] = []
-    for i in range(n):
+    def stocked(i: int, times: int) -> Hex:
         lab = labels[i]
-        times = rerolls.get(lab, 0)
         hrng = hex_rng(rng, lab, times)
-        stocking, roll, things = stock_hex(ctx, i, hrng, i == grid.center)
+        book.owner = i
+        hold = holds.get(i)
+        base = (hold, by_key[hold.faction], firsts[i]) if hold is not None else None
+        stocking, roll, things = stock_hex(ctx, i, hrng, i == grid.center, base)  # type: ignore[arg-type]
         b = bio[terrain[i]]
         q, r = coords[i]
-        hexes.append(
-            Hex(
-                q=q,
-                r=r,
-                label=lab,
-                terrain=terrain[i],
-                travel_days=travel_days(b.difficult, hex_miles),
-                encounter_odds=encounter_odds(b.difficult, hex_miles),
-                distance=dist[i],
-                level=levels[i],
-                stocking=stocking,
-                seed=hrng.address,
-                stocking_roll=roll,
-                rerolled=times,
-                **things,
-            )
+        return Hex(
+            q=q,
+            r=r,
+            label=lab,
+            terrain=terrain[i],
+            travel_days=travel_days(b.difficult, hex_miles),
+            encounter_odds=encounter_odds(b.difficult, hex_miles),
+            distance=dist[i],
+            level=levels[i],
+            stocking=stocking,
+            seed=hrng.address,
+            stocking_roll=roll,
+            rerolled=times,
+            **things,
         )
-        # Roads and faction bases follow each hex's first roll, so a re-roll moves nothing else.
-        if times and i != grid.center:
-            first.append(tables.roll(STOCKING_TABLE, hex_rng(rng, lab, 0))["key"])
-        else:
-            first.append(stocking)
+
+    # Every hex as first rolled, in label order: the names and landmarks each one is dealt
+    # avoid those of the hexes before it.
+    hexes: list[Hex] = []
+    for i in range(n):
+        hexes.append(stocked(i, 0))
         if progress is not None:
             progress(i + 1, n)
     havens = [i for i in range(n) if first[i] == "haven"]
     roads = lay_roads(tables, grid, terrain, bio, havens, rng.child("roads"))
-    rivers = lay_rivers(tables, grid, terrain, bio, rng.child("rivers"))
-    factions = roll_factions(tables, grid, first, rng.child("factions"))
+    book.owner = "rivers"
+    rivers = lay_rivers(tables, grid, terrain, bio, rng.child("rivers"), book)
+    hear_rumours = _rumours(tables, grid, hexes, factions, rivers, roads)
+    for i in range(n):
+        hear_rumours(i, hex_rng(rng, labels[i], 0))
+    # Then each re-rolled hex, clear of what every other hex holds: a re-roll changes that
+    # hex alone.
+    for i in (grid.by_label()[lab] for lab in rerolls):
+        book.forget(i)
+        hexes[i] = stocked(i, rerolls[labels[i]])
+        hear_rumours(i, hex_rng(rng, labels[i], rerolls[labels[i]]))
     present = [k for k in bio if k in set(terrain)]
     base_biome = {fa.key: terrain[grid.by_label()[fa.base]] for fa in factions}
     encounters, beasts = biome_encounters(
@@ -191,7 +253,7 @@ def generate_region(
     )
     return Region(
         seed=rng.address,
-        name=tables.roll("region/names", rng.child("name")).text,
+        name=name,
         hex_miles=hex_miles,
         level=level,
         shape={"radius": 1 if radius is None else radius}

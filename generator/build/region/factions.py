@@ -1,63 +1,15 @@
-"""Factions with leaders, bases and relations; the d6 encounter table of each biome."""
+"""The d6 encounter table of each biome, with a line for the members of each faction based
+there (the factions themselves are placed by holds.py)."""
 
 from __future__ import annotations
 
 from generator.build.monsters import bestiary
-from generator.build.region.rules import FACTIONS, MEMBER_COUNTS
-from generator.build.region.stocking import person
+from generator.build.region.rules import MEMBER_COUNTS
 from generator.build.region.tables import RegionTables
-from generator.engine.hexes import (
-    Grid,
-)
 from generator.engine.rng import Rng
 from generator.engine.tables import TableSet
-from generator.model.faction import EncounterEntry, Faction, Leader, RegionEncounter
+from generator.model.faction import EncounterEntry, Faction, RegionEncounter
 from generator.model.monster import Monster
-
-
-def roll_factions(
-    tables: TableSet,
-    grid: Grid,
-    first: list[str],
-    rng: Rng,
-) -> list[Faction]:
-    archetypes = len(tables.entries("region/factions"))
-    count = min(FACTIONS[0] + int(rng.random() * (FACTIONS[1] - FACTIONS[0] + 1)), archetypes)
-    drawn = tables.draw("region/factions", rng.child("archetypes"), count)
-    n = len(grid)
-    strong = [i for i in range(n) if first[i] in ("haven", "site", "lair")]
-    weak = [i for i in range(n) if first[i] == "landmark"]
-    brng = rng.child("bases")
-    bases = brng.sample(strong, min(count, len(strong)))
-    if len(bases) < count:
-        bases += brng.sample(weak, min(count - len(bases), len(weak)))
-    while len(bases) < count:
-        bases.append(grid.center)
-    out: list[Faction] = []
-    for rolled, base in zip(drawn, bases, strict=True):
-        key = rolled["key"]
-        frng = rng.child(key)
-        out.append(
-            Faction(
-                key=key,
-                name=tables.render_field(rolled, "name", frng),
-                description=rolled.text,
-                goal=tables.render_field(rolled, "goal", frng),
-                leader=Leader(person(tables, frng.child("leader")), rolled["leader"]),
-                base=grid.labels[base],
-                members=bestiary(tables).find(rolled["members"]).name,  # type: ignore[union-attr]
-                relations={},
-                seed=frng.address,
-            )
-        )
-    for a_i, a in enumerate(out):
-        for b in out[a_i + 1 :]:
-            rel = tables.roll("region/faction-relations", rng.child(f"relations/{a.key}/{b.key}"))
-            a.relations[b.key] = rel["key"]
-            b.relations[a.key] = rel["key"]
-    for fa in out:
-        fa.relations = {k: fa.relations[k] for k in sorted(fa.relations)}
-    return out
 
 
 def biome_encounters(

@@ -16,6 +16,8 @@ Progress = Callable[[int, int], None]
 BIOMES = "region/biomes"
 STOCKING_TABLE = "region/hex-stocking"
 STOCKING_KEYS = ("haven", "site", "lair", "landmark")
+RUMOURS = "region/rumours"
+PLACES = ("haven", "site", "lair", "landmark")  # the kinds of place a rumour may be about
 SYMBOLS = ("grass", "tree", "trees", "hill", "mountain", "marsh", "dune", "wave", "field", "heath")
 
 DAY_MILES = 18  # FMC Basic, Overworld Exploration: an 18-mile hex is a day on good ground

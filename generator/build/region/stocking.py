@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from generator.build.monsters import bestiary
+from generator.build.region.holds import Hold, stock_hold
+from generator.build.region.names import NameBook, person
 from generator.build.region.rules import (
     LAIR_SITE_ROLLS,
     LAIR_UNIT,
@@ -25,10 +26,11 @@ from generator.engine.rng import Rng
 from generator.engine.table import Rolled
 from generator.engine.tables import TableSet
 from generator.errors import DelveError
-from generator.model.haven import NPC, Haven, Rumour
+from generator.model.faction import Faction
+from generator.model.haven import NPC, Haven
 from generator.model.hex import Lair, Landmark
 from generator.model.monster import Monster
-from generator.model.site import MonsterGroup
+from generator.model.site import MonsterGroup, Site
 
 
 @dataclass
@@ -38,14 +40,7 @@ class HexContext:
     grid: Grid
     terrain: list[str]
     levels: list[int]
-    targets: Callable[[int], list[int]]
-
-
-def person(tables: TableSet, rng: Rng) -> str:
-    name = tables.roll("npc/names", rng).text
-    if rng.random() < 0.5:
-        name = f"{name} {tables.roll('npc/epithets', rng).text}"
-    return name
+    book: NameBook  # the names and landmarks already given in the region
 
 
 def _haven(ctx: HexContext, i: int, rng: Rng) -> Haven:
@@ -58,7 +53,9 @@ def _haven(ctx: HexContext, i: int, rng: Rng) -> Haven:
         if static is not None
         else tables.pick("region/haven-kinds", rng, where={"kind": chosen["kind"]})
     )
-    name = tables.roll("region/haven-names", rng).text
+    # Its name in a stream of its own: a name rolled again (names.py) moves nothing else.
+    named = rng.child("name")
+    name = ctx.book.choose(lambda: tables.roll("region/haven-names", named).text)
     npcs = []
     nrng = rng
     for _ in range(1 + (nrng.random() < 0.5)):
@@ -72,12 +69,7 @@ def _haven(ctx: HexContext, i: int, rng: Rng) -> Haven:
                 mood_roll=mood.value or 0,
             )
         )
-    rumour = None
-    about = ctx.targets(i)
-    if about:
-        target = rng.choice(about)
-        said = tables.roll("region/rumours", rng, {"place": "{place}", "hex": "{hex}"})
-        rumour = Rumour(said.text, ctx.grid.labels[target], bool(said.get("true", True)))
+    # Its rumour is heard once every hex is stocked (rumours.py).
     return Haven(
         name=name,
         kind=kind["kind"],
@@ -85,14 +77,14 @@ def _haven(ctx: HexContext, i: int, rng: Rng) -> Haven:
         offers=tables.render_field(kind, "offers", rng),
         runner=tables.render_field(kind, "runner", rng),
         npcs=npcs,
-        rumour=rumour,
+        rumour=None,
         seed=rng.address,
     )
 
 
 def _landmark(ctx: HexContext, i: int, rng: Rng) -> Landmark:
     tables = ctx.tables
-    rolled = tables.roll(f"region/landmarks/{ctx.terrain[i]}", rng)
+    rolled = ctx.book.landmark(tables, f"region/landmarks/{ctx.terrain[i]}", rng)
     return Landmark(
         name=rolled["name"],
         description=rolled.text,
@@ -176,7 +168,7 @@ def _lair(ctx: HexContext, i: int, rng: Rng) -> tuple[Lair, bool]:
     holder = max((m for m, _ in group), key=lambda m: (m.bracket, m.xp))
     # FMC Basic, Treasure Hoards: a magic weapon's power die is its holders' damage die.
     hoard = roll_hoard(tables, rng.child("hoard"), budget, ctx.levels[i], holder.damage)
-    den = tables.roll(f"region/landmarks/{ctx.terrain[i]}", rng)
+    den = ctx.book.landmark(tables, f"region/landmarks/{ctx.terrain[i]}", rng)
     lead = group[0][0]
     return (
         Lair(
@@ -201,9 +193,20 @@ def hex_rng(rng: Rng, label: str, times: int) -> Rng:
     return base.child(f"reroll/{times}") if times else base
 
 
-def stock_hex(ctx: HexContext, i: int, hrng: Rng, start: bool) -> tuple[str, int, dict]:
-    """What hex i holds: (stocking, d6, {haven|site|lair|landmark: model})."""
+def stock_hex(
+    ctx: HexContext,
+    i: int,
+    hrng: Rng,
+    start: bool,
+    base: tuple[Hold, Faction, Rolled] | None = None,
+) -> tuple[str, int, dict]:
+    """What hex i holds: (stocking, d6, {haven|site|lair|landmark: model}).
+
+    `base` is the hold of the faction based here and the hex's first stocking roll, which it
+    keeps when re-rolled (holds.py)."""
     tables = ctx.tables
+    if base is not None:
+        return _stock_base(ctx, i, hrng, *base)
     if start:
         return "start", 0, {"haven": _haven(ctx, i, hrng.child("haven"))}
     rolled = tables.roll(STOCKING_TABLE, hrng)
@@ -216,12 +219,37 @@ def stock_hex(ctx: HexContext, i: int, hrng: Rng, start: bool) -> tuple[str, int
         return key, roll, {"landmark": _landmark(ctx, i, hrng)}
     level = ctx.levels[i]
     if key == "site":
-        site = generate_site(tables, hrng.child("site"), level=level, rooms=SITE_ROOMS)
+        site = _site(ctx, hrng, level)
         return key, roll, {"site": site}
     lair, as_site = _lair(ctx, i, hrng.child("lair"))
     out: dict = {"lair": lair}
     if as_site:
-        site = generate_site(tables, hrng.child("site"), level=level, rooms=SITE_ROOMS)
+        site = _site(ctx, hrng, level)
         lair.name = site.name
         out["site"] = site
     return key, roll, out
+
+
+def _site(ctx: HexContext, hrng: Rng, level: int) -> Site:
+    """The hex's site, named clear of the words the region has used enough (names.py)."""
+    return generate_site(
+        ctx.tables, hrng.child("site"), level=level, rooms=SITE_ROOMS, choose_name=ctx.book.choose
+    )
+
+
+def _stock_base(
+    ctx: HexContext, i: int, hrng: Rng, hold: Hold, faction: Faction, first: Rolled
+) -> tuple[str, int, dict]:
+    """A faction's hold: in a lair hex, a den of the biome's landmarks; at a landmark, a camp."""
+    key, roll = first["key"], first.value or 0
+    lrng = hrng.child("lair")
+    if hold.camp:
+        landmark = _landmark(ctx, i, hrng)
+        den = (landmark.name, landmark.description)
+        things: dict = {"landmark": landmark}
+    else:
+        rolled = ctx.book.landmark(ctx.tables, f"region/landmarks/{ctx.terrain[i]}", lrng)
+        den = (rolled["name"], rolled.text)
+        things = {}
+    things["lair"] = stock_hold(ctx.tables, hold, faction, ctx.levels[i], lrng, den)
+    return key, roll, things

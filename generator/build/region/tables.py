@@ -5,7 +5,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from generator.build.monsters import bestiary
-from generator.build.region.rules import BIOMES, STOCKING_KEYS, STOCKING_TABLE, SYMBOLS
+from generator.build.region.rules import (
+    BIOMES,
+    PLACES,
+    RUMOURS,
+    STOCKING_KEYS,
+    STOCKING_TABLE,
+    SYMBOLS,
+)
 from generator.build.site import themes
 from generator.engine import needs
 from generator.engine.dice import parse
@@ -140,10 +147,20 @@ def region_tables(tables: TableSet) -> RegionTables:
     if problems:
         raise TableError(problems)
     for e in tables.entries("region/factions"):
-        if beasts.find(e["members"]) is None:
+        for name in ("members", "boss"):
+            if name in e.data and beasts.find(str(e[name])) is None:
+                problems.append(
+                    f"{_where(tables, 'region/factions', e)}: {name} name unknown monster "
+                    f"{e[name]!r}"
+                )
+    for e in tables.entries(RUMOURS):
+        about = e.get("about")
+        if about is not None and (
+            not isinstance(about, list) or not about or not set(about) <= set(PLACES)
+        ):
             problems.append(
-                f"{_where(tables, 'region/factions', e)}: members name unknown monster "
-                f"{e['members']!r}"
+                f"{_where(tables, RUMOURS, e)}: about must list kinds of place among "
+                f"{', '.join(PLACES)}, not {about!r}"
             )
     encounter_monsters: dict[str, list[Monster]] = {}
     for key in biomes:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import heapq
 from collections.abc import Mapping
 
+from generator.build.region.names import NameBook
 from generator.build.region.rules import MAX_RADIUS, MISFIT, WATER_SHARE
 from generator.build.region.tables import BiomeInfo
 from generator.engine.hexes import (
@@ -237,8 +238,15 @@ def grow_terrain(grid: Grid, bio: dict[str, BiomeInfo], rng: Rng) -> tuple[list[
 
 
 def lay_rivers(
-    tables: TableSet, grid: Grid, terrain: list[str], bio: dict[str, BiomeInfo], rng: Rng
+    tables: TableSet,
+    grid: Grid,
+    terrain: list[str],
+    bio: dict[str, BiomeInfo],
+    rng: Rng,
+    book: NameBook | None = None,
 ) -> list[River]:
+    """Rivers from high ground to the far edge; each named from ``region/river-names``, dealt
+    without repeats, passing over a name whose parts the region has used enough (names.py)."""
     n = len(grid)
     if n < 3:
         return []
@@ -249,11 +257,12 @@ def lay_rivers(
     ]
     land = [i for i in range(n) if bio[terrain[i]].passable]
     count = 1 + (rng.random() < 0.5) + n // 600
-    names = tables.draw(
-        "region/river-names",
-        rng.child("names"),
-        min(count, len(tables.entries("region/river-names"))),
-    )
+    names = [
+        r.text
+        for r in tables.draw(
+            "region/river-names", rng.child("names"), len(tables.entries("region/river-names"))
+        )
+    ]
     on_river: set[int] = set()
     rivers: list[River] = []
     for k in range(count):
@@ -296,7 +305,12 @@ def lay_rivers(
         if len(path) < 2:
             continue
         on_river.update(path)
-        name = names[k % len(names)].text if names else f"River {k + 1}"
+        fresh = [t for t in names if book is None or book.fits(t)] or names
+        name = fresh[0] if fresh else f"River {k + 1}"
+        if name in names:
+            names.remove(name)
+        if book is not None:
+            book.add(name)
         rivers.append(River(name, [grid.labels[i] for i in path]))
     return rivers
 
