@@ -61,6 +61,18 @@ def _fits(tags: set[str], true: bool, has: set[str]) -> bool:
     return tags <= has if true else not tags or not tags <= has
 
 
+def _told(
+    h: Hex,
+    about: set[str],
+    based: set[str],
+    tags: set[str],
+    true: bool,
+    trait: Callable[[Hex], set[str]],
+) -> bool:
+    """Whether this rumour may be told of hex h."""
+    return bool(kinds(h) & about) and based <= trait(h) and _fits(tags, true, trait(h))
+
+
 def hear(
     tables: TableSet,
     rng: Rng,
@@ -68,19 +80,24 @@ def hear(
     anywhere: list[Hex],
     trait: Callable[[Hex], set[str]],
 ) -> Rumour | None:
-    """A rumour and the place it names: among `near` hexes if one fits, else `anywhere`."""
+    """A rumour and the place it names: a rumour that fits a hex near the haven if one of
+    RUMOUR_TRIES rolls does; else the first that fits a place anywhere (folk talk most of
+    what is close)."""
+    farther: tuple[str, list[Hex], bool] | None = None
     for _ in range(RUMOUR_TRIES):
         said = tables.roll(RUMOURS, rng, SAID)
         about = set(said.get("about") or ABOUT)
         tags = set(said.entry.tags)
         true = bool(said.get("true", True))
         based = {"faction"} if SAID["faction"] in said.text else set()
-        for pool in (near, anywhere):
-            fit = [
-                h
-                for h in pool
-                if kinds(h) & about and based <= trait(h) and _fits(tags, true, trait(h))
-            ]
-            if fit:
-                return Rumour(said.text, rng.choice(fit).label, true)
+        fit = [h for h in near if _told(h, about, based, tags, true, trait)]
+        if fit:
+            return Rumour(said.text, rng.choice(fit).label, true)
+        if farther is None:
+            far = [h for h in anywhere if _told(h, about, based, tags, true, trait)]
+            if far:
+                farther = (said.text, far, true)
+    if farther is not None:
+        text, far, true = farther
+        return Rumour(text, rng.choice(far).label, true)
     return None
