@@ -425,7 +425,7 @@ def test_numbers_marks_and_labels_never_land_on_anything(builtin_tables):
     from generator.render.map_draw import level_drawing
     from generator.render.map_labels import REACH, cells_under, grow, overlap
 
-    checked = 0
+    checked = stairs_checked = 0
     for site in _placed_sites(builtin_tables):
         for depth in range(1, site.levels + 1):
             geo = level_geometry(site, depth, players=False)
@@ -448,6 +448,14 @@ def test_numbers_marks_and_labels_never_land_on_anything(builtin_tables):
                     hits = [w for w, b in placed if w != what and overlap(box, b)]
                     assert not hits, (site.seed, depth, what, hits)
                     checked += 1
+                if kind == "stair":  # a stair's icon and a door's symbol or S
+                    hits = [
+                        w
+                        for w, b in placed
+                        if w != what and w.startswith(("door/", "stair/")) and overlap(box, b)
+                    ]
+                    assert not hits, (site.seed, depth, what, hits)
+                    stairs_checked += 1
                 if kind == "stair-label":
                     stair = next(s for s in geo.stairs if s.connection == int(rest))
                     x, y = stair.cell
@@ -457,7 +465,7 @@ def test_numbers_marks_and_labels_never_land_on_anything(builtin_tables):
                     on_floor = all(c in own for c in cells_under(grow(box, 0.05)))
                     on_rock = not any(c in floor for c in cells_under(grow(box, 0.1)))
                     assert on_floor or on_rock, (site.seed, depth, what)
-    assert checked > 500
+    assert checked > 500 and stairs_checked > 200
 
 
 def test_map_text_is_never_under_six_and_a_half_points_in_a_booklet(builtin_tables):
@@ -584,3 +592,44 @@ def _clear_move(doc):
                 room["map"] = box
                 return index, room
     raise AssertionError("no room of the level can move two squares clear of the rest")
+
+
+def _in_box(room, square) -> bool:
+    return room.x <= square[0] < room.x + room.w and room.y <= square[1] < room.y + room.h
+
+
+def test_a_way_a_referee_puts_in_a_doorway_keeps_clear_of_its_door(builtin_tables):
+    """A hand-edited plan may put a way between levels on the square just inside a locked or
+    hidden door: the stair's icon is drawn smaller, pushed off the door, never under it; and
+    a way routed afresh moves its door to the corridor's other end, off the stair."""
+    from generator.plan.contract import check_plan
+    from generator.plan.planner import doors_off_stairs
+    from generator.render.map_draw import level_drawing
+    from generator.render.map_labels import overlap
+
+    for i in range(200):
+        site = generate_site(builtin_tables, Rng(f"by-hand/{i}"), rooms=12)
+        found = [
+            (way, c)
+            for way in site.connections
+            if way.levels and site.room(way.from_room).level == 1
+            for c in site.connections
+            if c.obstacle in ("locked_door", "hidden_door")
+            and c.path
+            and _in_box(site.room(way.from_room), c.door)
+        ]
+        if found:
+            break
+    else:
+        raise AssertionError("no site with a door symbol in a room a way down leaves")
+    way, door = found[0]
+    way.at = tuple(door.door[:2])
+    placed = level_drawing(site, 1).placed
+    stair = next(b for w, b in placed if w == f"stair/{site.connections.index(way)}")
+    symbol = next(b for w, b in placed if w == f"door/{site.connections.index(door)}")
+    assert not overlap(stair, symbol)
+    assert stair[2] - stair[0] < 0.7  # drawn smaller than a stair in the open (0.76)
+    before = door.door
+    doors_off_stairs(site)
+    assert door.door != before and tuple(door.door[:2]) != way.at
+    check_plan(site)

@@ -8,6 +8,7 @@ a long run over thousands of seeds.
 from __future__ import annotations
 
 import json
+import math
 import os
 import statistics
 from collections import Counter
@@ -22,6 +23,7 @@ from generator.errors import DocumentError
 from generator.model.site import ROOM_COUNTS, Site
 from generator.plan import shapes
 from generator.plan.contract import check_plan, complete_plan
+from generator.plan.geometry import level_geometry
 from generator.plan.planner import LONG_FACTOR, LONG_MIN
 from generator.render.documents import from_dict
 
@@ -100,11 +102,17 @@ def check_plan_properties(site: Site) -> None:
                 ys += [y, y + 1]
         assert max(xs) - min(xs) <= MAX_LEVEL_SQUARES and max(ys) - min(ys) <= MAX_LEVEL_SQUARES
     # Levels stack: a way down arrives on the square under the one it leaves, on both floors.
+    doorways = _doorway_squares(site)
     for c in site.connections:
         if c.levels:
             assert c.path == []
             assert c.at == c.to_at
             assert c.at in _floor(rooms[c.from_room]) and c.to_at in _floor(rooms[c.to_room])
+            # Never on the square just inside a doorway, where a door symbol stands or a
+            # corridor runs into the room.
+            for room, square in ((rooms[c.from_room], c.at), (rooms[c.to_room], c.to_at)):
+                assert (room.level, *square) not in doorways, (site.seed, room.id, square)
+    _stairs_inside_the_drawn_walls(site)
     # The way in runs from the entrance's wall to beyond everything else on its level, so its
     # arrow comes from outside the plan; it crosses a corridor only where it must, straight
     # over at a crossroads, and never enters another room.
@@ -139,6 +147,67 @@ def check_plan_properties(site: Site) -> None:
     while min(xs) <= x <= max(xs) and min(ys) <= y <= max(ys):
         x, y = x + step[0], y + step[1]
         assert (x, y) not in inside | corridors, ("the way in runs into the plan", way)
+
+
+def _doorway_squares(site: Site) -> set[tuple[int, int, int]]:
+    """(level, x, y) of every room square just inside a doorway, read from the JSON plan: the
+    ends of corridors, both faces of a door in a shared wall, the way in."""
+    rooms = {r.id: r for r in site.rooms}
+
+    def inside_of(room, outside) -> tuple[int, int, int]:
+        x, y = outside
+        for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+            if room.x <= x + dx < room.x + room.w and room.y <= y + dy < room.y + room.h:
+                return (room.level, x + dx, y + dy)
+        raise AssertionError((room.id, outside))
+
+    out = set()
+    for c in site.connections:
+        if c.levels:
+            continue
+        frm, to = rooms[c.from_room], rooms[c.to_room]
+        if c.path:
+            out |= {inside_of(frm, c.path[0]), inside_of(to, c.path[-1])}
+        else:
+            x, y, side = c.door
+            dx, dy = {"n": (0, -1), "e": (1, 0), "s": (0, 1), "w": (-1, 0)}[side]
+            out |= {(frm.level, x, y), (frm.level, x + dx, y + dy)}
+    for r in site.rooms:
+        if r.entry:
+            out.add(inside_of(r, r.entry[0]))
+    return out
+
+
+def _in_outline(ring, p) -> bool:
+    """Whether a point lies in a drawn outline (a closed ring of points), its edge included."""
+    x, y = p
+    inside = False
+    for (x1, y1), (x2, y2) in zip(ring, ring[1:] + ring[:1], strict=True):
+        dx, dy = x2 - x1, y2 - y1
+        t = ((x - x1) * dx + (y - y1) * dy) / (dx * dx + dy * dy or 1)
+        t = min(1.0, max(0.0, t))
+        if math.hypot(x - x1 - t * dx, y - y1 - t * dy) < 1e-6:
+            return True  # on the wall's line
+        if (y1 > y) != (y2 > y) and x < x1 + (y - y1) * dx / dy:
+            inside = not inside
+    return inside
+
+
+def _stairs_inside_the_drawn_walls(site: Site) -> None:
+    """Every end of a way between levels stands on a square wholly inside its room's drawn
+    outline (a cave's softened corners, a round room's arcs, an octagon's cuts), so its icon
+    never crosses a wall."""
+    for depth in range(1, site.levels + 1):
+        geo = level_geometry(site, depth, players=False)
+        outline = {r.id: list(r.floor) for r in geo.rooms}
+        for stair in geo.stairs:
+            x, y = stair.cell
+            corners = [(x, y), (x + 1, y), (x, y + 1), (x + 1, y + 1)]
+            assert all(_in_outline(outline[stair.room], p) for p in corners), (
+                site.seed,
+                depth,
+                stair.room,
+            )
 
 
 @given(seed=SEEDS, level=st.integers(1, 10), rooms=st.sampled_from(ROOM_COUNTS))

@@ -25,9 +25,10 @@ class Routed:
 
 class LevelPlan:
     """A planned level: its boxes, routes by connection index, what is drawn (occupancy), the
-    pins it honoured, whether it stacks under the level above, and the way in by room."""
+    pins it honoured, whether it stacks under the level above, the way in by room, and whether
+    it is a last resort (rows for a ring; a way down in a doorway)."""
 
-    __slots__ = ("boxes", "routes", "occupancy", "pins", "stacked", "entry", "fallback")
+    __slots__ = ("boxes", "routes", "occupancy", "pins", "stacked", "entry", "fallback", "crowded")
 
     def __init__(
         self,
@@ -42,6 +43,7 @@ class LevelPlan:
         self.stacked = True
         self.entry: dict[int, list[Cell]] = {}
         self.fallback = False  # a ring of six that only rows would hold
+        self.crowded = False  # a way down had to stand in a doorway
 
 
 def routed(

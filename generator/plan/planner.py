@@ -20,7 +20,7 @@ from generator.engine.rng import Rng
 from generator.errors import DocumentError
 from generator.model.site import Connection, Room, Site
 from generator.plan import shapes
-from generator.plan.boxes import STEP, Box, Cell
+from generator.plan.boxes import DOOR_KINDS, OPPOSITE, STEP, Box, Cell, side_towards
 from generator.plan.entrance import store_entrance, way_in
 from generator.plan.layout import RING, Design, Link, Pin, inner_cells, layout_ring, stair_cells
 from generator.plan.level import LONG_FACTOR, LONG_MIN, LevelPlan, routed
@@ -86,8 +86,9 @@ def plan_site(site: Site, rng: Rng) -> None:
             r.entry = entry
 
     # A ring of six whose pinned rooms no layout can put under theirs (about one site in
-    # 5,000) sends the planner back up a level: the level above is laid out again from a
-    # stream of its own, which moves the rooms the ring must lie under.
+    # 5,000), or can put there only with a way down in a doorway (about one in 300), sends the
+    # planner back up a level: the level above is laid out again from a stream of its own,
+    # which moves the rooms the ring must lie under.
     snaps: dict[int, tuple] = {}  # type: ignore[type-arg]
     restacks: dict[int, int] = {}
     index = 0
@@ -117,6 +118,7 @@ def plan_site(site: Site, rng: Rng) -> None:
                 links.append((i, c, here, there))
         pins = [Pin(here, placed[there]) for _, _, here, there in links]
         taken_above = [taken.get(rooms_by_id[there].level, set()) for _, _, _, there in links]
+        doorways_above = [doorways.get(rooms_by_id[there].level, set()) for *_, there in links]
         # The top level must leave its entrance a way out to beyond the plan, so the way in
         # comes from outside: a layout that walls it in is rolled again from a stream of its
         # own (a few in a hundred), and the first is kept if none does better.
@@ -125,7 +127,7 @@ def plan_site(site: Site, rng: Rng) -> None:
         for attempt in range(tries):
             stream = lrng if attempt == 0 else lrng.child(f"entry/{attempt}")
             boxes = {r.id: _box(r, stream) for r in rooms}
-            plan = _plan_level(boxes, conns, pins, stream, taken_above)
+            plan = _plan_level(boxes, conns, pins, stream, taken_above, doorways_above)
             way = way_in(rooms, plan) if depth == levels[0] else None
             first = first or (plan, way)
             if way is None or way[1]:
@@ -155,7 +157,7 @@ def plan_site(site: Site, rng: Rng) -> None:
         if way is not None:
             store_entrance(rooms, plan, way[0])
             doorways[depth] = _doorways(plan)
-        if plan.fallback and index > 0 and restacks.get(index - 1, 0) < RESTACKS:
+        if (plan.fallback or plan.crowded) and index > 0 and restacks.get(index - 1, 0) < RESTACKS:
             restore(snaps[index - 1])
             restacks[index - 1] = restacks.get(index - 1, 0) + 1
             index -= 1
@@ -171,6 +173,41 @@ def plan_site(site: Site, rng: Rng) -> None:
             a, b = placed[c.from_room], placed[c.to_room]
             c.path, c.door = [], None
             c.at, c.to_at = _middle(a), _middle(b)
+    doors_off_stairs(site)
+
+
+def doors_off_stairs(site: Site, only: set[int] | None = None) -> None:
+    """A door drawn as a symbol (locked or hidden) whose square holds the end of a way
+    between levels moves to the other end of its corridor, or to the other side of its shared
+    wall, so the two symbols never overlap. Layouts keep ways down off doorways; this is for
+    the last resorts (rows) and for ways a hand-edited document routes (`only`: their
+    indices)."""
+    level = {r.id: r.level for r in site.rooms}
+    stairs = set()
+    for c in site.connections:
+        if c.levels:
+            for room, square in ((c.from_room, c.at), (c.to_room, c.to_at)):
+                if square is not None:
+                    stairs.add((level[room], square[0], square[1]))
+    for i, c in enumerate(site.connections):
+        if c.levels or c.door is None or c.obstacle not in DOOR_KINDS or c.path is None:
+            continue
+        if (only is not None and i not in only) or (level[c.from_room], *c.door[:2]) not in stairs:
+            continue
+        x, y, side = c.door
+        other: tuple[int, int, str] | None = None
+        if not c.path:  # a shared wall: the door's other face
+            sx, sy = STEP[side]
+            other = (x + sx, y + sy, OPPOSITE[side])
+        else:
+            for room_id, end in ((c.from_room, c.path[0]), (c.to_room, c.path[-1])):
+                box = _room_box(next(r for r in site.rooms if r.id == room_id))
+                got = side_towards(box, end)
+                cell = box.door_cell(*got) if got is not None else (x, y)
+                if cell != (x, y) and (cell[0] - box.x, cell[1] - box.y) in box.floor():
+                    other = (cell[0], cell[1], got[0])  # type: ignore[index]
+        if other is not None and (level[c.from_room], other[0], other[1]) not in stairs:
+            c.door = other
 
 
 def _doorways(plan: LevelPlan) -> set[Cell]:
@@ -240,41 +277,77 @@ def _plan_level(
     pins: list[Pin],
     rng: Rng,
     taken_above: list[set[Cell]] | None = None,
+    doorways_above: list[set[Cell]] | None = None,
 ) -> LevelPlan:
     ring = _ring(boxes, conns)
     if ring is not None:
         joins = {frozenset((c.from_room, c.to_room)): (i, c) for i, c in conns}
         ring_conns = [joins[frozenset((ring[k], ring[(k + 1) % RING]))] for k in range(RING)]
         kinds = [c.obstacle for _, c in ring_conns]
-        result: list[LevelPlan] = []
-
-        def accept(design: Design) -> bool:
-            for k, pin in enumerate(pins):
-                used = taken_above[k] if taken_above else set()
-                if not stair_cells(pin.above, design.boxes[pin.room], used):
-                    return False
-            plan = _route_design(design, ring_conns, rng)
-            if plan is None:
-                return False
-            result.append(plan)
-            return True
-
         ordered = [boxes[k] for k in ring]
-        # Rarely no template fits (four very long corridors and two ways down to line up):
-        # roll the templates' order and lengths again from streams of their own.
-        for attempt in range(RETRIES + 1):
-            stream = rng if attempt == 0 else rng.child(f"retry/{attempt}")
-            if layout_ring(ordered, kinds, stream, pins, accept) is not None:
-                result[0].pins = pins
-                return result[0]
-        placed = _plan_free(ordered, kinds, ring_conns, pins, rng.child("free"), taken_above)
-        if placed is not None:
-            return placed
+        # A way down wants a square clear of every doorway on both its levels, so no door
+        # symbol stands on its icon and no corridor runs into it. Layouts that give every
+        # way down one come first; a level that has none takes a doorway square (never seen
+        # in thousands of sites, but a hand-edited graph may force it).
+        for clear in (True, False) if pins else (False,):
+            blocked = [
+                (taken_above[k] if taken_above else set())
+                | (doorways_above[k] if clear and doorways_above else set())
+                for k in range(len(pins))
+            ]
+            stream = rng.child("crowded") if pins and not clear else rng
+            found = _plan_ring(ordered, kinds, ring_conns, pins, stream, blocked, clear)
+            if found is not None:
+                found.crowded = bool(pins) and not clear
+                return found
     plan = plan_rows(boxes, conns, pins, rng)
     plan.pins = pins
     plan.fallback = ring is not None
     plan.stacked = all(stair_cells(p.above, boxes[p.room], set()) for p in pins)
     return plan
+
+
+def _plan_ring(
+    ordered: list[Box],
+    kinds: list[str],
+    ring_conns: list[tuple[int, Connection]],
+    pins: list[Pin],
+    rng: Rng,
+    blocked: list[set[Cell]],
+    clear: bool,
+) -> LevelPlan | None:
+    """A ring of six by template, else room by room; None when neither fits. `blocked`: the
+    squares of each pin's room above its way down may not take; with `clear`, the way must
+    also find a square clear of this level's doorways."""
+    result: list[LevelPlan] = []
+
+    def stairs_clear(plan: LevelPlan) -> bool:
+        if not clear:
+            return True
+        here = _doorways(plan)
+        return all(
+            set(stair_cells(pin.above, plan.boxes[pin.room], blocked[k])) - here
+            for k, pin in enumerate(pins)
+        )
+
+    def accept(design: Design) -> bool:
+        for k, pin in enumerate(pins):
+            if not stair_cells(pin.above, design.boxes[pin.room], blocked[k]):
+                return False
+        plan = _route_design(design, ring_conns, rng)
+        if plan is None or not stairs_clear(plan):
+            return False
+        result.append(plan)
+        return True
+
+    # Rarely no template fits (four very long corridors and two ways down to line up):
+    # roll the templates' order and lengths again from streams of their own.
+    for attempt in range(RETRIES + 1):
+        stream = rng if attempt == 0 else rng.child(f"retry/{attempt}")
+        if layout_ring(ordered, kinds, stream, pins, accept) is not None:
+            result[0].pins = pins
+            return result[0]
+    return _plan_free(ordered, kinds, ring_conns, pins, rng.child("free"), blocked, stairs_clear)
 
 
 def _plan_free(
@@ -283,7 +356,8 @@ def _plan_free(
     ring_conns: list[tuple[int, Connection]],
     pins: list[Pin],
     rng: Rng,
-    taken_above: list[set[Cell]] | None,
+    blocked: list[set[Cell]],
+    stairs_clear: object,
 ) -> LevelPlan | None:
     """A ring no template fits, room by room (free.py)."""
     from generator.plan import free
@@ -293,7 +367,7 @@ def _plan_free(
 
     boxes = {b.id: b for b in ordered}
     for attempt in range(FREE_TRIES):
-        if not free.place(ordered, kinds, pins, rng, taken_above, wander=attempt > 0):
+        if not free.place(ordered, kinds, pins, rng, blocked, wander=attempt > 0):
             continue
         paths = free.route_ring(ordered, kinds, floor_of)
         if paths is None:
@@ -308,7 +382,8 @@ def _plan_free(
             plan.routes[index] = routed(path, a, b, boxes, conn, rng)
             occ.add_path(path)
             (longs if conn.obstacle == "long_corridor" else lengths).append(len(path))
-        if long_ok(lengths, longs) and compact(boxes, list(paths.values())):
+        ok = long_ok(lengths, longs) and compact(boxes, list(paths.values()))
+        if ok and stairs_clear(plan):  # type: ignore[operator]
             return plan
     return None
 
@@ -360,16 +435,18 @@ def _route_design(
 
 
 def _stair_square(upper: Box, lower: Box, used: set[Cell], doorways: set[Cell]) -> Cell | None:
-    """A square on the floor of both rooms for a way between levels: clear of doorways and
-    other ways where it can be (None when the rooms share no square)."""
+    """A square on the floor of both rooms for a way between levels: never just inside a
+    doorway where another square will do, and away from one where it can be; clear of other
+    ways where it can be (None when the rooms share no square)."""
     cells = stair_cells(upper, lower, used) or stair_cells(upper, lower, set())
     if not cells:
         return None
     cx, cy = lower.x + lower.w / 2, lower.y + lower.h / 2
 
-    def score(cell: Cell) -> tuple[int, float, Cell]:
-        blocked = 1 if cell in doorways or _beside_any(cell, doorways) else 0
-        return (blocked, -abs(cell[0] + 0.5 - cx) - abs(cell[1] + 0.5 - cy), cell)
+    def score(cell: Cell) -> tuple[int, int, float, Cell]:
+        # Far from the room's middle, which its number takes.
+        far = -abs(cell[0] + 0.5 - cx) - abs(cell[1] + 0.5 - cy)
+        return (cell in doorways, _beside_any(cell, doorways), far, cell)
 
     return min(cells, key=score)
 
@@ -424,6 +501,7 @@ def fill_routes(site: Site, rng: Rng) -> None:
         route = routed(path, a.id, b.id, boxes, c, rng)
         c.path, c.door = route.path, route.door
         occ.add_path(path)
+    doors_off_stairs(site, {i for i, _ in missing})
 
 
 def _room_box(room: Room) -> Box:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import math
 
-from generator.plan.geometry import Stair
 from generator.render.map_primitives import (
     BLACK,
     WALL,
@@ -18,6 +17,7 @@ from generator.render.map_primitives import (
     Text,
 )
 
+STAIR_HALF = 0.35  # an icon's half size, squares: clear of the walls round its square
 STAIR_WORDS = {  # what each kind of way between levels is drawn as
     "stairs": "stairs",
     "ramp": "stairs",
@@ -72,15 +72,10 @@ def door_symbol(a: Point, b: Point) -> list[Primitive]:
     return [Poly(box, closed=True, fill=WHITE, stroke=BLACK, width=0.07, round=False)]
 
 
-def stair_symbol(kind: str, stair: Stair) -> list[Primitive]:
-    x, y = stair.cell
-    return stair_icon(kind, x + 0.5, y + 0.5, stair.down)
-
-
 def stair_icon(
     kind: str, cx: float, cy: float, down: bool = True, s: float = 1.0
 ) -> list[Primitive]:
-    h = 0.35 * s  # clear of the walls round a square by the walls' own width
+    h = STAIR_HALF * s
     box = ((cx - h, cy - h), (cx + h, cy - h), (cx + h, cy + h), (cx - h, cy + h))
     out: list[Primitive] = [
         Poly(box, closed=True, fill=WHITE, stroke=BLACK, width=0.06, round=False)
