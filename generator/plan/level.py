@@ -10,9 +10,6 @@ from generator.plan.boxes import OPPOSITE, STEP, Box, Cell, side_towards
 from generator.plan.layout import Pin
 from generator.plan.route import Occupancy
 
-LONG_MIN = 8  # a very long corridor is at least this many squares...
-LONG_FACTOR = 2  # ... and at least twice the median of the level's other corridors
-
 
 class Routed:
     """A corridor's squares and the doorway its obstacle stands in."""

@@ -14,16 +14,23 @@ it.
 
 from __future__ import annotations
 
-import statistics
-
 from generator.engine.rng import Rng
 from generator.errors import DocumentError
 from generator.model.site import Connection, Room, Site
 from generator.plan import shapes
 from generator.plan.boxes import DOOR_KINDS, OPPOSITE, STEP, Box, Cell, side_towards
 from generator.plan.entrance import store_entrance, way_in
-from generator.plan.layout import RING, Design, Link, Pin, inner_cells, layout_ring, stair_cells
-from generator.plan.level import LONG_FACTOR, LONG_MIN, LevelPlan, routed
+from generator.plan.layout import (
+    RING,
+    Design,
+    Link,
+    Pin,
+    inner_cells,
+    layout_ring,
+    long_floor,
+    stair_cells,
+)
+from generator.plan.level import LevelPlan, routed
 from generator.plan.route import Occupancy, designed, loop, search
 from generator.plan.rows import plan_rows
 
@@ -46,14 +53,9 @@ def compact(boxes: dict[int, Box], paths: list[list[Cell]]) -> bool:
 
 
 def long_ok(lengths: list[int], long_lengths: list[int]) -> bool:
-    """FMC Basic's very long corridor, drawn so it reads as one (our measure): at least
-    LONG_MIN squares, and at least twice the median of the level's other corridors (doors in
-    shared walls are not corridors)."""
-    if not long_lengths:
-        return True
-    others = [n for n in lengths if n > 0]
-    floor = max(LONG_MIN, LONG_FACTOR * statistics.median(others)) if others else LONG_MIN
-    return min(long_lengths) >= floor
+    """Whether a level's very long corridors are long enough (layout.long_floor) against its
+    ordinary corridors' lengths."""
+    return not long_lengths or min(long_lengths) >= long_floor(lengths)
 
 
 def plan_site(site: Site, rng: Rng) -> None:
@@ -362,14 +364,11 @@ def _plan_free(
     """A ring no template fits, room by room (free.py)."""
     from generator.plan import free
 
-    def floor_of(others: list[int]) -> float:
-        return max(LONG_MIN, LONG_FACTOR * statistics.median(others)) if others else LONG_MIN
-
     boxes = {b.id: b for b in ordered}
     for attempt in range(FREE_TRIES):
         if not free.place(ordered, kinds, pins, rng, blocked, wander=attempt > 0):
             continue
-        paths = free.route_ring(ordered, kinds, floor_of)
+        paths = free.route_ring(ordered, kinds)
         if paths is None:
             continue
         boxes = {b.id: b for b in ordered}
@@ -415,8 +414,8 @@ def _route_design(
         conn = ring_conns[link.index][1]
         plan.routes[link.index] = routed(path, link.a, link.b, boxes, conn, rng)
         occ.add_path(path)
-    others = [len(r.path) for r in plan.routes.values() if r.path]
-    floor = max(LONG_MIN, LONG_FACTOR * statistics.median(others)) if others else LONG_MIN
+    ordinary = [k for k, (_, c) in enumerate(ring_conns) if c.obstacle != "long_corridor"]
+    floor = long_floor([len(plan.routes[k].path) for k in ordinary if k in plan.routes])
     for link in loops:
         path = loop(link, boxes, max(floor, link.leg2), occ)
         if path is None:
