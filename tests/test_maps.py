@@ -155,17 +155,43 @@ def test_cli_render_draws_a_saved_site(run_cli, tmp_path):
 # ---------------------------------------------------------------- booklets
 
 
-def test_booklet_map_pages_one_level_a_page(builtin_tables):
+@pytest.mark.parametrize("paper", ["a4", "letter", "a5"])
+def test_booklet_map_pages_one_level_a_page_as_large_as_it_allows(builtin_tables, paper):
+    """One level a page, each map as large as the page allows: as wide as the text block, or
+    as tall as the page holds under its heading and over its caption (which take at most
+    40 mm); and never larger, so it stays on its page."""
+    from generator.render import booklet
+
+    size = booklet.PAPERS[paper]
+    for rooms, seed in ((18, "booklet-maps"), (6, "booklet-six"), (36, "booklet-big")):
+        site = generate_site(builtin_tables, Rng(seed), rooms=rooms)
+        html = booklet.booklet_html(site, booklet.make_options(paper))
+        assert html.count('<section class="part map-page"') == site.levels
+        for depth in range(2, site.levels + 1):
+            assert f'id="map-{depth}"' in html
+        maps = re.findall(r'<svg class="plan"[^>]*width="([\d.]+)mm" height="([\d.]+)mm"', html)
+        assert len(maps) == site.levels
+        for w, h in ((float(w), float(h)) for w, h in maps):
+            assert w <= size.content_width + 0.1 and h <= size.content_height - 30, (w, h)
+            wide = w >= size.content_width - 0.5
+            tall = h >= size.content_height - 40
+            assert wide or tall, (paper, rooms, w, h, size.content_width, size.content_height)
+
+
+def test_booklet_map_pages_keep_each_map_on_its_page(builtin_tables):
+    """In the PDF (A5, the tightest page), each map page holds its heading, the map and the
+    caption under it: the map never spills onto a page of its own."""
+    import pypdf
+
     from generator.render import booklet
 
     site = generate_site(builtin_tables, Rng("booklet-maps"), rooms=18)
-    html = booklet.booklet_html(site, booklet.make_options("a5"))
-    assert html.count('<section class="part map-page"') == 3
-    for depth in (2, 3):
-        assert f'id="map-{depth}"' in html
-    # Sized in millimetres for the page, never wider than A5's text block.
-    widths = [float(w) for w in re.findall(r'<svg class="plan"[^>]*width="([\d.]+)mm"', html)]
-    assert len(widths) == 3 and all(w <= booklet.PAPERS["a5"].content_width + 0.1 for w in widths)
+    pdf = booklet.booklet_pdf(site, booklet.make_options("a5"))
+    # (Headings are set in small capitals, which pypdf reads back in mixed case.)
+    pages = [p.extract_text().lower() for p in pypdf.PdfReader(io.BytesIO(pdf)).pages]
+    for depth in range(1, site.levels + 1):
+        (page,) = [t for t in pages if f"map, level {depth}" in t]
+        assert "one square is 10 feet" in page and f"level {depth} of 3" in page
 
 
 def test_region_booklet_links_each_site_hex_to_its_map(builtin_tables):
