@@ -353,9 +353,12 @@ def test_render_of_a_document_without_paths_draws_the_generated_plan(run_cli, tm
         for key in ("path", "door", "at", "to_at"):
             c.pop(key, None)
     (tmp_path / "bare.json").write_text(json.dumps(doc))
-    assert (
-        run_cli("render", tmp_path / "bare.json", "-f", "svg", "-o", tmp_path / "a.svg").code == 0
-    )
+    res = run_cli("render", tmp_path / "bare.json", "-f", "svg", "-o", tmp_path / "a.svg")
+    assert res.code == 0
+    # The referee is told, in one line, that the rooms' places were not kept.
+    (line,) = [x for x in res.err.splitlines() if not x.startswith("wrote ")]
+    assert line.startswith("delve: warning: site: ") and "afresh from the seed" in line
+    assert "overlaps" in line
     assert run_cli("site", "--seed", "stripped", "-f", "svg", "-o", tmp_path / "b.svg").code == 0
     assert (tmp_path / "a.svg").read_text() == (tmp_path / "b.svg").read_text()
     # A hand edit: one room moved two squares, its corridors dropped and routed again. The
@@ -373,8 +376,35 @@ def test_render_of_a_document_without_paths_draws_the_generated_plan(run_cli, tm
     assert all(c.get("path") is not None for c in back["connections"] if not c.get("at"))
 
 
-def _clear_move(doc):
-    """The first room of level 1 but the entrance (and shift by two squares) whose moved box,
+def test_render_keeps_the_rooms_of_a_document_stripped_of_every_path(run_cli, tmp_path):
+    """A referee moves a room and deletes every corridor, door, way's square and the way in:
+    the rooms stay where they were put (not where the seed would put them), everything is
+    routed among them, and nothing is said on stderr."""
+    doc = json.loads(run_cli("site", "--seed", "harrowdeep", "-f", "json").out)
+    index, moved = _clear_move(doc, far=5)
+    for c in doc["connections"]:
+        for key in ("path", "door", "at", "to_at"):
+            c.pop(key, None)
+    for r in doc["rooms"]:
+        r["map"].pop("entry", None)
+    (tmp_path / "edit.json").write_text(json.dumps(doc))
+    out = tmp_path / "out.json"
+    res = run_cli("render", tmp_path / "edit.json", "-f", "json", "-o", out)
+    assert res.code == 0 and res.err.startswith("wrote ") and "warning" not in res.err
+    back = json.loads(out.read_text())
+    # Every room where the edit put it, the moved one five squares from its seed's place.
+    for before, after in zip(doc["rooms"], back["rooms"], strict=True):
+        assert {k: after["map"][k] for k in before["map"]} == before["map"]
+    assert back["rooms"][index]["map"] == moved["map"]
+    for c in back["connections"]:
+        assert c["path"] is not None and (c.get("door") or c.get("at"))
+    assert next(r for r in back["rooms"] if r.get("entrance"))["map"]["entry"]
+    svg = tmp_path / "out.svg"
+    assert run_cli("render", tmp_path / "edit.json", "-f", "svg", "-o", svg).code == 0
+
+
+def _clear_move(doc, far=2):
+    """The first room of level 1 but the entrance (and shift by `far` squares) whose moved box,
     with a square of rock round it, touches no other room and no corridor it is not part of."""
 
     def squares(m, pad=0):
@@ -395,12 +425,12 @@ def _clear_move(doc):
             if room["id"] not in (c["from"], c["to"])
             for sq in c.get("path") or ()
         }
-        for dx, dy in ((-2, 0), (2, 0), (0, -2), (0, 2)):
+        for dx, dy in ((-far, 0), (far, 0), (0, -far), (0, far)):
             box = dict(room["map"], x=room["map"]["x"] + dx, y=room["map"]["y"] + dy)
             if box["x"] >= 1 and box["y"] >= 1 and not squares(box, 1) & (others | paths):
                 room["map"] = box
                 return index, room
-    raise AssertionError("no room of the level can move two squares clear of the rest")
+    raise AssertionError(f"no room of the level can move {far} squares clear of the rest")
 
 
 def _in_box(room, square) -> bool:

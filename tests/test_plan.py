@@ -337,6 +337,49 @@ def test_a_document_without_a_plan_gets_the_same_plan(builtin_tables):
     assert back.to_dict() == data
 
 
+@pytest.mark.parametrize("seed, rooms", [("kept/1", 6), ("kept/2", 12), ("kept/3", 24)])
+def test_rooms_stay_where_a_referee_put_them_when_every_path_is_deleted(
+    builtin_tables, seed, rooms
+):
+    """Every room moved 7 squares east and 3 south, every corridor, door, way's square and
+    way in deleted: the rooms stay put (the seed would put them back), the corridors are
+    routed among them (very long ones long), the ways between levels stand on a square their
+    rooms share and never in a doorway, and the way in is drawn again."""
+    site = generate_site(builtin_tables, Rng(seed), rooms=rooms)
+    data = json.loads(json.dumps(site.to_dict()))
+    for r in data["rooms"]:
+        r["map"]["x"] += 7
+        r["map"]["y"] += 3
+        r["map"].pop("entry", None)
+    for c in data["connections"]:
+        for key in ("path", "door", "at", "to_at"):
+            c.pop(key, None)
+    back = from_dict(data)
+    for before, after in zip(site.rooms, back.rooms, strict=True):
+        assert (after.x, after.y) == (before.x + 7, before.y + 3)
+        assert (after.w, after.h) == (before.w, before.h)
+    check_plan(back)
+    doorways = _doorway_squares(back)
+    rooms_by_id = {r.id: r for r in back.rooms}
+    for c in back.connections:
+        if c.levels:
+            assert c.at == c.to_at and c.at in _floor(rooms_by_id[c.from_room])
+            assert (rooms_by_id[c.from_room].level, *c.at) not in doorways
+            assert (rooms_by_id[c.to_room].level, *c.at) not in doorways
+        else:
+            assert c.path is not None and c.door is not None
+    for level in {r.level for r in back.rooms}:
+        conns = [
+            c for c in back.connections if not c.levels and rooms_by_id[c.from_room].level == level
+        ]
+        others = [len(c.path) for c in conns if c.obstacle != "long_corridor" and c.path]
+        for c in conns:
+            if c.obstacle == "long_corridor":
+                assert len(c.path) >= LONG_SQUARES
+                assert not others or len(c.path) >= LONG_TIMES * statistics.median(others)
+    assert next(r for r in back.rooms if r.entrance).entry
+
+
 def test_contents_never_move_the_plan(builtin_tables):
     """The plan depends on sizes, shapes, the graph and the ways' kinds, never on contents."""
     site = generate_site(builtin_tables, Rng("contents"), rooms=12)

@@ -11,7 +11,7 @@ from typing import Annotated
 
 import typer
 
-from generator import __version__
+from generator import __version__, errors
 from generator.cli import roll_cmd, tables_cmd
 from generator.cli.common import state
 from generator.engine import cachefiles
@@ -108,7 +108,7 @@ def _stdout_gone(err: OSError) -> None:
 def main(argv: list[str] | None = None) -> None:
     args = sys.argv[1:] if argv is None else argv
     debug = "--debug" in args
-    cachefiles.on_warning = _cache_warning
+    cachefiles.on_warning = errors.on_note = _cache_warning
     try:
         _register_optional()
         result = app(args=args, prog_name="delve", standalone_mode=False)

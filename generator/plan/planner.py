@@ -15,22 +15,21 @@ it.
 from __future__ import annotations
 
 from generator.engine.rng import Rng
-from generator.errors import DocumentError
 from generator.model.site import Connection, Room, Site
 from generator.plan import shapes
-from generator.plan.boxes import DOOR_KINDS, OPPOSITE, STEP, Box, Cell, side_towards
+from generator.plan.boxes import Box, Cell
+from generator.plan.edits import doors_off_stairs
 from generator.plan.entrance import store_entrance, way_in
 from generator.plan.layout import (
     RING,
     Design,
     Link,
     Pin,
-    inner_cells,
     layout_ring,
     long_floor,
     stair_cells,
 )
-from generator.plan.level import LevelPlan, routed
+from generator.plan.level import LevelPlan, doorways_of, middle, routed, stair_square
 from generator.plan.route import Occupancy, designed, loop, search
 from generator.plan.rows import plan_rows
 
@@ -140,15 +139,15 @@ def plan_site(site: Site, rng: Rng) -> None:
         for i, route in plan.routes.items():
             c = site.connections[i]
             c.path, c.door, c.at, c.to_at = route.path, route.door, None, None
-        doorways[depth] = _doorways(plan)
+        doorways[depth] = doorways_of(plan)
         for _, c, here, there in links:
             lower, upper = plan.boxes[here], placed[there]
             level = rooms_by_id[there].level
             used = taken.setdefault(depth, set()) | taken.setdefault(level, set())
-            square = _stair_square(upper, lower, used, doorways[depth] | doorways[level])
+            square = stair_square(upper, lower, used, doorways[depth] | doorways[level])
             c.path, c.door = [], None
             if square is None:  # no square of both (never seen): each end mid-room
-                square, other = _middle(upper), _middle(lower)
+                square, other = middle(upper), middle(lower)
                 c.at, c.to_at = (square, other) if c.from_room == there else (other, square)
                 taken[level].add(square)
                 taken[depth].add(other)
@@ -158,7 +157,7 @@ def plan_site(site: Site, rng: Rng) -> None:
             c.at = c.to_at = square
         if way is not None:
             store_entrance(rooms, plan, way[0])
-            doorways[depth] = _doorways(plan)
+            doorways[depth] = doorways_of(plan)
         if (plan.fallback or plan.crowded) and index > 0 and restacks.get(index - 1, 0) < RESTACKS:
             restore(snaps[index - 1])
             restacks[index - 1] = restacks.get(index - 1, 0) + 1
@@ -174,66 +173,8 @@ def plan_site(site: Site, rng: Rng) -> None:
         if c.levels and c.at is None:
             a, b = placed[c.from_room], placed[c.to_room]
             c.path, c.door = [], None
-            c.at, c.to_at = _middle(a), _middle(b)
+            c.at, c.to_at = middle(a), middle(b)
     doors_off_stairs(site)
-
-
-def doors_off_stairs(site: Site, only: set[int] | None = None) -> None:
-    """A door drawn as a symbol (locked or hidden) whose square holds the end of a way
-    between levels moves to the other end of its corridor, or to the other side of its shared
-    wall, so the two symbols never overlap. Layouts keep ways down off doorways; this is for
-    the last resorts (rows) and for ways a hand-edited document routes (`only`: their
-    indices)."""
-    level = {r.id: r.level for r in site.rooms}
-    stairs = set()
-    for c in site.connections:
-        if c.levels:
-            for room, square in ((c.from_room, c.at), (c.to_room, c.to_at)):
-                if square is not None:
-                    stairs.add((level[room], square[0], square[1]))
-    for i, c in enumerate(site.connections):
-        if c.levels or c.door is None or c.obstacle not in DOOR_KINDS or c.path is None:
-            continue
-        if (only is not None and i not in only) or (level[c.from_room], *c.door[:2]) not in stairs:
-            continue
-        x, y, side = c.door
-        other: tuple[int, int, str] | None = None
-        if not c.path:  # a shared wall: the door's other face
-            sx, sy = STEP[side]
-            other = (x + sx, y + sy, OPPOSITE[side])
-        else:
-            for room_id, end in ((c.from_room, c.path[0]), (c.to_room, c.path[-1])):
-                box = _room_box(next(r for r in site.rooms if r.id == room_id))
-                got = side_towards(box, end)
-                cell = box.door_cell(*got) if got is not None else (x, y)
-                if cell != (x, y) and (cell[0] - box.x, cell[1] - box.y) in box.floor():
-                    other = (cell[0], cell[1], got[0])  # type: ignore[index]
-        if other is not None and (level[c.from_room], other[0], other[1]) not in stairs:
-            c.door = other
-
-
-def _doorways(plan: LevelPlan) -> set[Cell]:
-    """The room squares just inside a level's doorways (a stair there would block them)."""
-    out: set[Cell] = set()
-    boxes = list(plan.boxes.values())
-    rooms = plan.occupancy.room if plan.occupancy is not None else {}
-    for route in plan.routes.values():
-        x, y, side = route.door
-        out.add((x, y))
-        sx, sy = STEP[side]
-        out.add((x + sx, y + sy))
-        for end in (route.path[:1] + route.path[-1:]) if route.path else []:
-            for dx, dy in STEP.values():
-                q = (end[0] + dx, end[1] + dy)
-                if q in rooms:
-                    out.add(q)
-    for box in boxes:
-        for cell in plan.entry.get(box.id, [])[:1]:
-            for dx, dy in STEP.values():
-                q = (cell[0] + dx, cell[1] + dy)
-                if box.contains(q):
-                    out.add(q)
-    return out
 
 
 def _box(room: Room, rng: Rng) -> Box:
@@ -326,7 +267,7 @@ def _plan_ring(
     def stairs_clear(plan: LevelPlan) -> bool:
         if not clear:
             return True
-        here = _doorways(plan)
+        here = doorways_of(plan)
         return all(
             set(stair_cells(pin.above, plan.boxes[pin.room], blocked[k])) - here
             for k, pin in enumerate(pins)
@@ -431,78 +372,3 @@ def _route_design(
     # Re-key by the site's connection index.
     plan.routes = {ring_conns[k][0]: r for k, r in plan.routes.items()}
     return plan
-
-
-def _stair_square(upper: Box, lower: Box, used: set[Cell], doorways: set[Cell]) -> Cell | None:
-    """A square on the floor of both rooms for a way between levels: never just inside a
-    doorway where another square will do, and away from one where it can be; clear of other
-    ways where it can be (None when the rooms share no square)."""
-    cells = stair_cells(upper, lower, used) or stair_cells(upper, lower, set())
-    if not cells:
-        return None
-    cx, cy = lower.x + lower.w / 2, lower.y + lower.h / 2
-
-    def score(cell: Cell) -> tuple[int, int, float, Cell]:
-        # Far from the room's middle, which its number takes.
-        far = -abs(cell[0] + 0.5 - cx) - abs(cell[1] + 0.5 - cy)
-        return (cell in doorways, _beside_any(cell, doorways), far, cell)
-
-    return min(cells, key=score)
-
-
-def _beside_any(cell: Cell, cells: set[Cell]) -> bool:
-    x, y = cell
-    return any((x + dx, y + dy) in cells for dx, dy in STEP.values())
-
-
-def _middle(box: Box) -> Cell:
-    cells = inner_cells(box) or tuple(box.floor())
-    cx, cy = box.w / 2, box.h / 2
-    x, y = min(cells, key=lambda c: (abs(c[0] + 0.5 - cx) + abs(c[1] + 0.5 - cy), c))
-    return (box.x + x, box.y + y)
-
-
-def fill_routes(site: Site, rng: Rng) -> None:
-    """Route the connections of a planned document that have no path yet (hand-added ones),
-    among its rooms and corridors as they stand."""
-    rooms = {r.id: r for r in site.rooms}
-    missing = [
-        (i, c)
-        for i, c in enumerate(site.connections)
-        if (c.path is None and not c.levels) or (c.levels and (c.at is None or c.to_at is None))
-    ]
-    if not missing:
-        return
-    boxes = {r.id: _room_box(r) for r in site.rooms}
-    occupancy: dict[int, Occupancy] = {}
-    for depth in sorted({r.level for r in site.rooms}):
-        occ = occupancy[depth] = Occupancy(b for b in boxes.values() if rooms[b.id].level == depth)
-        for c in site.connections:
-            if c.path and rooms[c.from_room].level == depth:
-                occ.add_path(c.path)
-        for r in site.rooms:
-            if r.level == depth and r.entry:
-                occ.add_path(r.entry)
-    for i, c in missing:
-        a, b = boxes[c.from_room], boxes[c.to_room]
-        if c.levels:
-            c.path, c.door = [], None
-            c.at = c.at if c.at is not None else _middle(a)
-            c.to_at = c.to_at if c.to_at is not None else _middle(b)
-            continue
-        occ = occupancy[rooms[c.from_room].level]
-        path = search(a, b, occ) or search(a, b, occ, allow_cross=True)
-        if path is None:
-            raise DocumentError(
-                f"site.connections[{i}]: no way from room {a.id} to room {b.id} that keeps off "
-                "the other rooms; give it a path"
-            )
-        route = routed(path, a.id, b.id, boxes, c, rng)
-        c.path, c.door = route.path, route.door
-        occ.add_path(path)
-    doors_off_stairs(site, {i for i, _ in missing})
-
-
-def _room_box(room: Room) -> Box:
-    cells = frozenset(room.cells) if room.cells else None
-    return Box(room.id, room.w, room.h, room.shape or "rect", cells, room.x, room.y)
