@@ -87,6 +87,67 @@ def test_png_is_the_same_picture_at_the_asked_size(site):
     assert abs(image.width - w * 30) <= 1 and abs(image.height - h * 30) <= 1
 
 
+def _segments(drawing, width):
+    """Every straight piece of line of this width on a plan drawn without its frame."""
+    from generator.render.map_primitives import Poly, Segments
+
+    out = []
+    for item in drawing.items:
+        if isinstance(item, Poly) and item.width == width and item.stroke:
+            pts = list(item.points) + ([item.points[0]] if item.closed else [])
+            out += list(zip(pts, pts[1:], strict=False))
+        elif isinstance(item, Segments) and item.width == width:
+            out += list(item.lines)
+    return out
+
+
+def _covered(edge, pieces) -> bool:
+    """Whether a unit edge of the grid lies on one of these straight pieces."""
+    (ax, ay), (bx, by) = edge
+    for (px, py), (qx, qy) in pieces:
+        if ax == bx == px == qx and min(py, qy) <= min(ay, by) and max(ay, by) <= max(py, qy):
+            return True
+        if ay == by == py == qy and min(px, qx) <= min(ax, bx) and max(ax, bx) <= max(px, qx):
+            return True
+    return False
+
+
+@pytest.mark.parametrize("players", [False, True])
+def test_every_room_is_outlined_on_the_map(builtin_tables, players):
+    """A room reads as a room, not one blob with a corridor run flush with its wall or a room
+    a square wide: round its floor, every edge is wall, a door's symbol, an S, or (an open
+    doorway) a thin threshold line."""
+    from generator.render.map_draw import SILL, level_drawing
+    from generator.render.map_primitives import WALL
+
+    checked = 0
+    for i in range(8):
+        s = generate_site(builtin_tables, Rng(f"outlined/{i}"), rooms=12)
+        for depth in range(1, s.levels + 1):
+            geo = level_geometry(s, depth, players=players)
+            drawing = level_drawing(s, depth, players=players, frame=False, geometry=geo)
+            walls, sills = _segments(drawing, WALL), _segments(drawing, SILL)
+            symbols = {(d.a, d.b) for d in geo.doors if d.kind == "locked" or d.kind == "secret"}
+            for room in geo.rooms:
+                if room.shape not in ("rect", "cross"):
+                    continue  # curved outlines: their corners are not grid edges
+                for x, y in room.cells:
+                    for dx, dy, edge in (
+                        (0, -1, ((x, y), (x + 1, y))),
+                        (0, 1, ((x, y + 1), (x + 1, y + 1))),
+                        (-1, 0, ((x, y), (x, y + 1))),
+                        (1, 0, ((x + 1, y), (x + 1, y + 1))),
+                    ):
+                        if (x + dx, y + dy) in room.cells:
+                            continue
+                        fedge = tuple((float(a), float(b)) for a, b in edge)
+                        ok = _covered(edge, walls) or fedge in symbols
+                        ok = ok or _covered(edge, sills)
+                        assert ok, (s.seed, depth, room.id, edge)
+                        checked += 1
+    assert checked > 500
+
+
 @pytest.mark.parametrize("fmt", ["svg", "png", "uvtt"])
 def test_same_seed_same_bytes(builtin_tables, fmt):
     def once() -> list:

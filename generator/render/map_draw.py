@@ -106,6 +106,11 @@ def _plan(
     out.append(Segments(tuple(_grid(geo)), GRID, 0.025))
     for line in geo.walls:
         out.append(Poly(tuple(line), stroke=BLACK, width=WALL))
+    # An open doorway's threshold: a thin line across it closes the room's outline, so a room
+    # reads as a room where a corridor runs flush with its wall, or a room is one square wide.
+    sills = [(d.a, d.b) for d in geo.doors if d.kind == "open"]
+    if sills:
+        out.append(Segments(tuple(sills), BLACK, SILL))
     for door in geo.doors:
         if door.kind == "locked":
             out += door_symbol(door.a, door.b)
@@ -172,6 +177,7 @@ def _use(used: list[str], name: str) -> None:
 # --------------------------------------------------------------------------- rock and grid
 
 
+SILL = 0.05  # an open doorway's threshold line, squares
 HATCH_ANGLES = (0.45, 1.25, 2.05, 2.75)  # radians: four stroke directions, mixed by square
 
 
