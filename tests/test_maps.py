@@ -16,6 +16,7 @@ from generator.model.site import ROOM_COUNTS
 from generator.plan.geometry import level_geometry
 from generator.render import site_map
 from generator.render.documents import render
+from generator.render.map_svg import drawing_svg
 
 
 @pytest.fixture(scope="module")
@@ -146,6 +147,64 @@ def test_every_room_is_outlined_on_the_map(builtin_tables, players):
                         assert ok, (s.seed, depth, room.id, edge)
                         checked += 1
     assert checked > 500
+
+
+@pytest.mark.parametrize(
+    "words, name",
+    [
+        ("A short tunnel with a stream of water running down its middle.", "water"),
+        ("A barrel-vaulted brick culvert running with a thin cold stream.", "water"),
+        ("A short flight of brick steps under a low vault.", "steps"),
+        ("A gap where a wall has fallen in, leaving a rubble slope to climb over.", "rubble"),
+        ("A plain archway with a keystone carved as a yawning face.", None),
+        ("A short bridge of stone over a trickling gully.", None),  # over water, not through
+    ],
+)
+def test_a_corridor_is_drawn_as_its_description_says(builtin_tables, words, name):
+    """A stream down a wet way, steps across a stair, stones on a fallen one: ink on the
+    corridor's own squares, keyed in the legend, and the tabletop's walls and doors unchanged."""
+    from generator.render.map_draw import level_drawing
+    from generator.render.map_primitives import Circle, Poly, Segments
+
+    s = generate_site(builtin_tables, Rng("textures"), rooms=6)
+    index, way = next(
+        (i, c) for i, c in enumerate(s.connections) if c.obstacle == "none" and len(c.path) >= 3
+    )
+    way.description = "A plain passage."
+    plain = level_drawing(s, 1, frame=False).items
+    with site_map.using(site_map.MapOptions(ppg=20)):
+        walls = json.loads(render(s, "uvtt")[0])
+    way.description = words
+    drawn = level_drawing(s, 1, frame=False).items
+    legend = level_drawing(s, 1)
+    with site_map.using(site_map.MapOptions(ppg=20)):
+        after = json.loads(render(s, "uvtt")[0])
+    for key in ("line_of_sight", "portals", "lights"):
+        assert after[key] == walls[key]
+    extra = [item for item in drawn if item not in plain]
+    if name is None:
+        assert not extra
+        return
+    assert extra
+    ox, oy = level_geometry(s, 1).origin
+    squares = {(x - ox, y - oy) for x, y in way.path}
+
+    def on_corridor(p) -> bool:
+        return any(x - 1e-6 <= p[0] <= x + 1 + 1e-6 and y - 1e-6 <= p[1] <= y + 1 + 1e-6
+                   for x, y in squares)  # fmt: skip
+
+    for item in extra:
+        if isinstance(item, Poly):
+            points = item.points
+        elif isinstance(item, Segments):
+            points = [p for line in item.lines for p in line]
+        else:
+            assert isinstance(item, Circle)
+            (cx, cy), r = item.centre, item.r
+            points = [(cx - r, cy - r), (cx + r, cy + r)]
+        assert all(on_corridor(p) for p in points), (name, item)
+    svg = drawing_svg(legend)
+    assert f">{name}</text>" in svg
 
 
 @pytest.mark.parametrize("fmt", ["svg", "png", "uvtt"])

@@ -94,6 +94,7 @@ class LevelGeometry:
     labels: dict[int, Point] = field(default_factory=dict)  # room id -> where its number goes
     rooms: list[RoomOutline] = field(default_factory=list)
     corridors: list[list[Cell]] = field(default_factory=list)  # picture squares, path order
+    ways: list[int] = field(default_factory=list)  # each corridor's index in site.connections
     stairs: list[Stair] = field(default_factory=list)
     entry: list[Cell] = field(default_factory=list)  # the way in from outside
     entry_side: str = ""  # the side of the entrance room it leaves from
@@ -133,6 +134,7 @@ def level_geometry(site: Site, level: int, players: bool = True) -> LevelGeometr
         path = [pic(p) for p in c.path or []]
         if path:
             geo.corridors.append(path)
+            geo.ways.append(i)
         for p, q in zip(path, path[1:], strict=False):
             links.add((p, q))
             links.add((q, p))

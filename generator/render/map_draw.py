@@ -43,6 +43,7 @@ from generator.render.map_symbols import (
     legend_icon,
     stair_icon,
 )
+from generator.render.map_texture import corridor_texture, texture
 
 # --------------------------------------------------------------------------- the map
 
@@ -104,6 +105,13 @@ def _plan(
         if room.shape in ("round", "octagon", "cave"):
             out.append(Poly(room.floor, closed=True, fill=WHITE, stroke=None))
     out.append(Segments(tuple(_grid(geo)), GRID, 0.025))
+    for path, index in zip(geo.corridors, geo.ways, strict=True):
+        way = site.connections[index]
+        name = texture(way.description, way.obstacle)
+        if name is not None:
+            ends = [d.centre for d in geo.doors if d.connection == index]
+            out += corridor_texture(name, path, ends)
+            _use(used, name)
     for line in geo.walls:
         out.append(Poly(tuple(line), stroke=BLACK, width=WALL))
     # An open doorway's threshold: a thin line across it closes the room's outline, so a room
@@ -427,6 +435,9 @@ def _legend_items(used: list[str]) -> list[tuple[str, str]]:
         "shaft",
         "ladder",
         "chute",
+        "water",
+        "steps",
+        "rubble",
         "monsters",
         "treasure",
         "trap",

@@ -41,6 +41,9 @@ LEGEND_NAMES = {
     "shaft": "shaft or pit",
     "ladder": "ladder",
     "chute": "chute",
+    "water": "water",
+    "steps": "steps",
+    "rubble": "rubble",
     "monsters": "monsters",
     "treasure": "treasure",
     "trap": "trap",
@@ -186,4 +189,8 @@ def legend_icon(name: str, letter: float = 0.55) -> list[Primitive]:
         ]
     if name in ("stairs", "shaft", "ladder", "chute"):
         return stair_icon(name, 0, 0, True)
+    if name in ("water", "steps", "rubble"):
+        from generator.render import map_texture
+
+        return map_texture.legend_icon(name)
     return mark(name, 0, 0, 1.3)
