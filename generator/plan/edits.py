@@ -20,6 +20,8 @@ from generator.plan.layout import long_floor
 from generator.plan.level import LevelPlan, Routed, doorways_of, middle, routed, stair_square
 from generator.plan.route import Occupancy, search
 
+LONG_AT_MOST = 40  # squares: the longest very long corridor an edited document is given
+
 
 def fill_routes(site: Site, rng: Rng, path: str = "site") -> None:
     """Route every connection of a document that has no path yet, draw the way in if the
@@ -60,7 +62,9 @@ def fill_routes(site: Site, rng: Rng, path: str = "site") -> None:
                 if site.connections[k].obstacle != "long_corridor"
             ]
             floor = long_floor(ordinary)
-            if squares is None or len(squares) < floor:
+            # Made long as a planned level would be; a document whose corridors already run
+            # far beyond any plan's keeps the way found (lengthening is slow on long paths).
+            if (squares is None or len(squares) < floor) and floor <= LONG_AT_MOST:
                 squares = long_path(a, b, i, boxes, occ, floor, squares) or squares
         squares = squares or search(a, b, occ, allow_cross=True)
         if squares is None:
