@@ -87,7 +87,7 @@ def plan_site(site: Site, rng: Rng) -> None:
             r.entry = entry
 
     # A ring of six whose pinned rooms no layout can put under theirs (about one site in
-    # 5,000), or can put there only with a way down in a doorway (about one in 300), sends the
+    # 5,000), or only with a way down in a doorway (about one in 2,000), sends the
     # planner back up a level: the level above is laid out again from a stream of its own,
     # which moves the rooms the ring must lie under.
     snaps: dict[int, tuple] = {}  # type: ignore[type-arg]
