@@ -2,6 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+# Set by the CLI to print a note on one line of stderr (library callers get silence): what the
+# library had to decide for the referee, such as a hand-edited plan it could not keep.
+on_note: Callable[[str], None] | None = None
+
+
+def note(message: str) -> None:
+    if on_note is not None:
+        on_note(message)
+
 
 class DelveError(Exception):
     """Bad input of any kind. The CLI prints str(error) on one line and exits 1."""

@@ -16,6 +16,7 @@ from generator.model.site import ROOM_COUNTS
 from generator.plan.geometry import level_geometry
 from generator.render import site_map
 from generator.render.documents import render
+from generator.render.map_svg import drawing_svg
 
 
 @pytest.fixture(scope="module")
@@ -87,6 +88,125 @@ def test_png_is_the_same_picture_at_the_asked_size(site):
     assert abs(image.width - w * 30) <= 1 and abs(image.height - h * 30) <= 1
 
 
+def _segments(drawing, width):
+    """Every straight piece of line of this width on a plan drawn without its frame."""
+    from generator.render.map_primitives import Poly, Segments
+
+    out = []
+    for item in drawing.items:
+        if isinstance(item, Poly) and item.width == width and item.stroke:
+            pts = list(item.points) + ([item.points[0]] if item.closed else [])
+            out += list(zip(pts, pts[1:], strict=False))
+        elif isinstance(item, Segments) and item.width == width:
+            out += list(item.lines)
+    return out
+
+
+def _covered(edge, pieces) -> bool:
+    """Whether a unit edge of the grid lies on one of these straight pieces."""
+    (ax, ay), (bx, by) = edge
+    for (px, py), (qx, qy) in pieces:
+        if ax == bx == px == qx and min(py, qy) <= min(ay, by) and max(ay, by) <= max(py, qy):
+            return True
+        if ay == by == py == qy and min(px, qx) <= min(ax, bx) and max(ax, bx) <= max(px, qx):
+            return True
+    return False
+
+
+@pytest.mark.parametrize("players", [False, True])
+def test_every_room_is_outlined_on_the_map(builtin_tables, players):
+    """A room reads as a room, not one blob with a corridor run flush with its wall or a room
+    a square wide: round its floor, every edge is wall, a door's symbol, an S, or (an open
+    doorway) a thin threshold line."""
+    from generator.render.map_draw import SILL, level_drawing
+    from generator.render.map_primitives import WALL
+
+    checked = 0
+    for i in range(8):
+        s = generate_site(builtin_tables, Rng(f"outlined/{i}"), rooms=12)
+        for depth in range(1, s.levels + 1):
+            geo = level_geometry(s, depth, players=players)
+            drawing = level_drawing(s, depth, players=players, frame=False, geometry=geo)
+            walls, sills = _segments(drawing, WALL), _segments(drawing, SILL)
+            symbols = {(d.a, d.b) for d in geo.doors if d.kind == "locked" or d.kind == "secret"}
+            for room in geo.rooms:
+                if room.shape not in ("rect", "cross"):
+                    continue  # curved outlines: their corners are not grid edges
+                for x, y in room.cells:
+                    for dx, dy, edge in (
+                        (0, -1, ((x, y), (x + 1, y))),
+                        (0, 1, ((x, y + 1), (x + 1, y + 1))),
+                        (-1, 0, ((x, y), (x, y + 1))),
+                        (1, 0, ((x + 1, y), (x + 1, y + 1))),
+                    ):
+                        if (x + dx, y + dy) in room.cells:
+                            continue
+                        fedge = tuple((float(a), float(b)) for a, b in edge)
+                        ok = _covered(edge, walls) or fedge in symbols
+                        ok = ok or _covered(edge, sills)
+                        assert ok, (s.seed, depth, room.id, edge)
+                        checked += 1
+    assert checked > 500
+
+
+@pytest.mark.parametrize(
+    "words, name",
+    [
+        ("A short tunnel with a stream of water running down its middle.", "water"),
+        ("A barrel-vaulted brick culvert running with a thin cold stream.", "water"),
+        ("A short flight of brick steps under a low vault.", "steps"),
+        ("A gap where a wall has fallen in, leaving a rubble slope to climb over.", "rubble"),
+        ("A plain archway with a keystone carved as a yawning face.", None),
+        ("A short bridge of stone over a trickling gully.", None),  # over water, not through
+    ],
+)
+def test_a_corridor_is_drawn_as_its_description_says(builtin_tables, words, name):
+    """A stream down a wet way, steps across a stair, stones on a fallen one: ink on the
+    corridor's own squares, keyed in the legend, and the tabletop's walls and doors unchanged."""
+    from generator.render.map_draw import level_drawing
+    from generator.render.map_primitives import Circle, Poly, Segments
+
+    s = generate_site(builtin_tables, Rng("textures"), rooms=6)
+    index, way = next(
+        (i, c) for i, c in enumerate(s.connections) if c.obstacle == "none" and len(c.path) >= 3
+    )
+    way.description = "A plain passage."
+    plain = level_drawing(s, 1, frame=False).items
+    with site_map.using(site_map.MapOptions(ppg=20)):
+        walls = json.loads(render(s, "uvtt")[0])
+    way.description = words
+    drawn = level_drawing(s, 1, frame=False).items
+    legend = level_drawing(s, 1)
+    with site_map.using(site_map.MapOptions(ppg=20)):
+        after = json.loads(render(s, "uvtt")[0])
+    for key in ("line_of_sight", "portals", "lights"):
+        assert after[key] == walls[key]
+    extra = [item for item in drawn if item not in plain]
+    if name is None:
+        assert not extra
+        return
+    assert extra
+    ox, oy = level_geometry(s, 1).origin
+    squares = {(x - ox, y - oy) for x, y in way.path}
+
+    def on_corridor(p) -> bool:
+        return any(x - 1e-6 <= p[0] <= x + 1 + 1e-6 and y - 1e-6 <= p[1] <= y + 1 + 1e-6
+                   for x, y in squares)  # fmt: skip
+
+    for item in extra:
+        if isinstance(item, Poly):
+            points = item.points
+        elif isinstance(item, Segments):
+            points = [p for line in item.lines for p in line]
+        else:
+            assert isinstance(item, Circle)
+            (cx, cy), r = item.centre, item.r
+            points = [(cx - r, cy - r), (cx + r, cy + r)]
+        assert all(on_corridor(p) for p in points), (name, item)
+    svg = drawing_svg(legend)
+    assert f">{name}</text>" in svg
+
+
 @pytest.mark.parametrize("fmt", ["svg", "png", "uvtt"])
 def test_same_seed_same_bytes(builtin_tables, fmt):
     def once() -> list:
@@ -95,210 +215,6 @@ def test_same_seed_same_bytes(builtin_tables, fmt):
             return list(render(s, fmt))
 
     assert once() == once()
-
-
-# ---------------------------------------------------------------- Universal VTT
-
-
-@pytest.fixture(scope="module")
-def uvtt(site) -> list[dict]:
-    with site_map.using(site_map.MapOptions(ppg=20)):
-        return [json.loads(page) for page in render(site, "uvtt")]
-
-
-def test_uvtt_has_every_field(uvtt, site):
-    assert len(uvtt) == site.levels
-    for depth, doc in enumerate(uvtt, start=1):
-        assert doc["format"] == 0.3
-        res = doc["resolution"]
-        assert set(res) == {"map_origin", "map_size", "pixels_per_grid"}
-        assert res["map_origin"] == {"x": 0, "y": 0} and res["pixels_per_grid"] == 20
-        assert doc["line_of_sight"] and all(
-            len(line) >= 2 and all(set(p) == {"x", "y"} for p in line)
-            for line in doc["line_of_sight"]
-        )
-        assert doc["objects_line_of_sight"] == []
-        doors = [d for d in level_geometry(site, depth, False).doors if d.kind != "open"]
-        assert len(doc["portals"]) == len(doors)
-        for portal in doc["portals"]:
-            assert set(portal) == {"position", "bounds", "rotation", "closed", "freestanding"}
-            assert portal["closed"] is True and portal["freestanding"] is False
-            (a, b) = portal["bounds"]
-            assert abs(a["x"] - b["x"]) + abs(a["y"] - b["y"]) == pytest.approx(1.0)
-        assert set(doc["environment"]) == {"baked_lighting", "ambient_light"}
-        assert re.fullmatch(r"[0-9a-f]{8}", doc["environment"]["ambient_light"])
-        for light in doc["lights"]:
-            assert set(light) == {"position", "range", "intensity", "color", "shadows"}
-            assert re.fullmatch(r"[0-9a-f]{8}", light["color"]) and light["range"] > 0
-        image = Image.open(io.BytesIO(base64.b64decode(doc["image"])))
-        assert image.size == (res["map_size"]["x"] * 20, res["map_size"]["y"] * 20)
-
-
-def test_uvtt_lights_follow_the_rooms_light(site, uvtt):
-    from generator.plan.lights import source
-
-    for depth, doc in enumerate(uvtt, start=1):
-        lit = [r for r in site.rooms if r.level == depth and source(r.light) is not None]
-        assert len(doc["lights"]) == len(lit)
-    assert source("pitch darkness that swallows torchlight a few paces out") is None
-    assert source("the red glow of banked coals in a hearth") is not None
-
-
-def _crosses(p, q, a, b) -> bool:
-    """Whether segment pq crosses segment ab (touching counts)."""
-
-    def orient(u, v, w) -> float:
-        return (v[0] - u[0]) * (w[1] - u[1]) - (v[1] - u[1]) * (w[0] - u[0])
-
-    d1, d2 = orient(a, b, p), orient(a, b, q)
-    d3, d4 = orient(p, q, a), orient(p, q, b)
-    if ((d1 > 0) != (d2 > 0) or d1 == 0 or d2 == 0) and (
-        (d3 > 0) != (d4 > 0) or d3 == 0 or d4 == 0
-    ):
-        return (
-            min(a[0], b[0]) - 1e-9 <= max(p[0], q[0])
-            and min(p[0], q[0]) <= max(a[0], b[0]) + 1e-9
-            and min(a[1], b[1]) - 1e-9 <= max(p[1], q[1])
-            and min(p[1], q[1]) <= max(a[1], b[1]) + 1e-9
-        )
-    return False
-
-
-def _doorways(site, depth, origin) -> list:
-    """Every doorway of a level from the JSON plan itself: corridor ends, shared walls, the
-    way in (picture coordinates)."""
-    ox, oy = origin
-    rooms = {r.id: r for r in site.rooms}
-
-    def edge(inside, outside):
-        (x, y), (x2, y2) = inside, outside
-        x, y, x2, y2 = x - ox, y - oy, x2 - ox, y2 - oy
-        if x2 != x:
-            gx = max(x, x2)
-            return ((gx, y), (gx, y + 1))
-        gy = max(y, y2)
-        return ((x, gy), (x + 1, gy))
-
-    def touching(room, sq):
-        for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)):
-            q = (sq[0] + dx, sq[1] + dy)
-            if room.x <= q[0] < room.x + room.w and room.y <= q[1] < room.y + room.h:
-                return q
-        return None
-
-    out = []
-    for c in site.connections:
-        if c.levels or rooms[c.from_room].level != depth:
-            continue
-        if c.path:
-            out.append(edge(touching(rooms[c.from_room], c.path[0]), c.path[0]))
-            out.append(edge(touching(rooms[c.to_room], c.path[-1]), c.path[-1]))
-        else:
-            x, y, side = c.door
-            step = {"n": (0, -1), "e": (1, 0), "s": (0, 1), "w": (-1, 0)}[side]
-            out.append(edge((x, y), (x + step[0], y + step[1])))
-    for r in site.rooms:
-        if r.level == depth and r.entry:
-            out.append(edge(touching(r, r.entry[0]), r.entry[0]))
-    return out
-
-
-def _flood(start, inside, near) -> None:
-    """Quarter-square steps from `start` that no barrier stops must all stay `inside`."""
-    seen, todo = {start}, [start]
-    while todo:
-        p = todo.pop()
-        assert inside(p), p
-        for dx, dy in ((0.25, 0), (-0.25, 0), (0, 0.25), (0, -0.25)):
-            q = (p[0] + dx, p[1] + dy)
-            if q in seen or any(_crosses(p, q, a, b) for a, b in near):
-                continue
-            seen.add(q)
-            todo.append(q)
-
-
-def test_uvtt_walls_enclose_every_room_and_corridor(site, uvtt):
-    """Walk out from the middle of each room and corridor in quarter squares: walls, portals
-    and open doorways must stop every step before it leaves the room or the corridor."""
-    _check_enclosed(site, uvtt)
-
-
-@pytest.mark.parametrize("seed, rooms", [("ent181", 12), ("octagon/27", 6), ("round/7", 18)])
-def test_uvtt_walls_enclose_shaped_rooms_and_a_crossroads(builtin_tables, seed, rooms):
-    """The same walk for sites with caves, round rooms and octagons, and one whose way in
-    crosses a corridor at a crossroads (ent181)."""
-    s = generate_site(builtin_tables, Rng(seed), rooms=rooms)
-    with site_map.using(site_map.MapOptions(ppg=20)):
-        docs = [json.loads(page) for page in render(s, "uvtt")]
-    _check_enclosed(s, docs)
-
-
-def _check_enclosed(site, uvtt) -> None:
-    for depth, doc in enumerate(uvtt, start=1):
-        origin = level_geometry(site, depth).origin
-        barriers = []
-        for line in doc["line_of_sight"]:
-            pts = [(p["x"], p["y"]) for p in line]
-            barriers += list(zip(pts, pts[1:], strict=False))
-        for portal in doc["portals"]:
-            a, b = portal["bounds"]
-            barriers.append(((a["x"], a["y"]), (b["x"], b["y"])))
-        barriers += _doorways(site, depth, origin)
-
-        def near(x0, y0, x1, y1, barriers=barriers):
-            return [
-                (p, q)
-                for p, q in barriers
-                if min(p[0], q[0]) <= x1 + 1
-                and max(p[0], q[0]) >= x0 - 1
-                and min(p[1], q[1]) <= y1 + 1
-                and max(p[1], q[1]) >= y0 - 1
-            ]
-
-        for room in (r for r in site.rooms if r.level == depth):
-            x0, y0 = room.x - origin[0], room.y - origin[1]
-            x1, y1 = x0 + room.w, y0 + room.h
-            floor = room.cells or [(x, y) for x in range(room.w) for y in range(room.h)]
-            mx, my = min(
-                floor,
-                key=lambda c: (abs(c[0] + 0.5 - room.w / 2) + abs(c[1] + 0.5 - room.h / 2), c),
-            )
-            start = (x0 + mx + 0.375, y0 + my + 0.375)
-            box = (x0, y0, x1, y1)
-            _flood(
-                start,
-                lambda p, b=box: b[0] < p[0] < b[2] and b[1] < p[1] < b[3],
-                near(x0, y0, x1, y1),
-            )
-        paths = [
-            c.path
-            for c in site.connections
-            if not c.levels and c.path and site.room(c.from_room).level == depth
-        ]
-        way = [tuple(p) for r in site.rooms if r.level == depth for p in r.entry]
-        if len(way) > 1:
-            # The way in is open to the outside at its far end: close it for the walk.
-            (ax, ay), (bx, by) = way[-2], way[-1]
-            ox, oy = origin
-            end = (bx - ox + (bx - ax) * 0.5 + 0.5, by - oy + (by - ay) * 0.5 + 0.5)
-            half = (abs(by - ay) * 0.5, abs(bx - ax) * 0.5)
-            barriers.append(
-                ((end[0] - half[0], end[1] - half[1]), (end[0] + half[0], end[1] + half[1]))
-            )
-        # A corridor the way in crosses is open to it there (a crossroads): walk them as one.
-        crossed = [p for p in paths if set(map(tuple, p)) & set(way)]
-        joined = {tuple(q) for p in crossed for q in p} | set(way)
-        for path in paths:
-            squares = joined if path in crossed else {tuple(q) for q in path}
-            cells = {(x - origin[0], y - origin[1]) for x, y in squares}
-            xs, ys = [x for x, _ in cells], [y for _, y in cells]
-            mid = sorted(cells)[len(cells) // 2]
-            start = (mid[0] + 0.375, mid[1] + 0.375)
-            _flood(
-                start,
-                lambda p, cells=cells: (int(p[0] // 1), int(p[1] // 1)) in cells,
-                near(min(xs), min(ys), max(xs) + 1, max(ys) + 1),
-            )
 
 
 # ---------------------------------------------------------------- the CLI
@@ -359,17 +275,43 @@ def test_cli_render_draws_a_saved_site(run_cli, tmp_path):
 # ---------------------------------------------------------------- booklets
 
 
-def test_booklet_map_pages_one_level_a_page(builtin_tables):
+@pytest.mark.parametrize("paper", ["a4", "letter", "a5"])
+def test_booklet_map_pages_one_level_a_page_as_large_as_it_allows(builtin_tables, paper):
+    """One level a page, each map as large as the page allows: as wide as the text block, or
+    as tall as the page holds under its heading and over its caption (which take at most
+    40 mm); and never larger, so it stays on its page."""
+    from generator.render import booklet
+
+    size = booklet.PAPERS[paper]
+    for rooms, seed in ((18, "booklet-maps"), (6, "booklet-six"), (36, "booklet-big")):
+        site = generate_site(builtin_tables, Rng(seed), rooms=rooms)
+        html = booklet.booklet_html(site, booklet.make_options(paper))
+        assert html.count('<section class="part map-page"') == site.levels
+        for depth in range(2, site.levels + 1):
+            assert f'id="map-{depth}"' in html
+        maps = re.findall(r'<svg class="plan"[^>]*width="([\d.]+)mm" height="([\d.]+)mm"', html)
+        assert len(maps) == site.levels
+        for w, h in ((float(w), float(h)) for w, h in maps):
+            assert w <= size.content_width + 0.1 and h <= size.content_height - 30, (w, h)
+            wide = w >= size.content_width - 0.5
+            tall = h >= size.content_height - 40
+            assert wide or tall, (paper, rooms, w, h, size.content_width, size.content_height)
+
+
+def test_booklet_map_pages_keep_each_map_on_its_page(builtin_tables):
+    """In the PDF (A5, the tightest page), each map page holds its heading, the map and the
+    caption under it: the map never spills onto a page of its own."""
+    import pypdf
+
     from generator.render import booklet
 
     site = generate_site(builtin_tables, Rng("booklet-maps"), rooms=18)
-    html = booklet.booklet_html(site, booklet.make_options("a5"))
-    assert html.count('<section class="part map-page"') == 3
-    for depth in (2, 3):
-        assert f'id="map-{depth}"' in html
-    # Sized in millimetres for the page, never wider than A5's text block.
-    widths = [float(w) for w in re.findall(r'<svg class="plan"[^>]*width="([\d.]+)mm"', html)]
-    assert len(widths) == 3 and all(w <= booklet.PAPERS["a5"].content_width + 0.1 for w in widths)
+    pdf = booklet.booklet_pdf(site, booklet.make_options("a5"))
+    # (Headings are set in small capitals, which pypdf reads back in mixed case.)
+    pages = [p.extract_text().lower() for p in pypdf.PdfReader(io.BytesIO(pdf)).pages]
+    for depth in range(1, site.levels + 1):
+        (page,) = [t for t in pages if f"map, level {depth}" in t]
+        assert "one square is 10 feet" in page and f"level {depth} of 3" in page
 
 
 def test_region_booklet_links_each_site_hex_to_its_map(builtin_tables):
@@ -416,22 +358,23 @@ def _placed_sites(builtin_tables):
     for i in range(36):
         rooms = ROOM_COUNTS[i % len(ROOM_COUNTS)]
         yield generate_site(builtin_tables, Rng(f"placed/{i}"), rooms=rooms, level=1 + i % 10)
+    # Room 27, a 3 x 4 cave whose only two squares wholly inside its walls both hold stairs.
+    yield generate_site(builtin_tables, Rng("lab95"), rooms=36, level=6)
 
 
 def test_numbers_marks_and_labels_never_land_on_anything(builtin_tables):
     """Room numbers sit inside their rooms; no number, mark or label lands on another, on a
-    door or on a stair (a room with fewer than three squares of free floor may have to); a
-    stair's label stands near it, on its room's floor or on the rock, never over a wall."""
+    door or on a stair, however small the room; a stair's label stands near it, on its room's
+    floor or on the rock, never over a wall."""
     from generator.render.map_draw import level_drawing
     from generator.render.map_labels import REACH, cells_under, grow, overlap
 
-    checked = 0
+    checked = stairs_checked = 0
     for site in _placed_sites(builtin_tables):
         for depth in range(1, site.levels + 1):
             geo = level_geometry(site, depth, players=False)
             placed = level_drawing(site, depth, geometry=geo).placed
             rooms = {r.id: r for r in geo.rooms}
-            stairs = {s.cell for s in geo.stairs}
             floor = {c for r in geo.rooms for c in r.cells}
             floor |= {c for p in geo.corridors for c in p} | set(geo.entry)
             numbers = [w for w, _ in placed if w.startswith("number/")]
@@ -440,14 +383,18 @@ def test_numbers_marks_and_labels_never_land_on_anything(builtin_tables):
                 kind, _, rest = what.partition("/")
                 if kind == "number":
                     assert all(c in rooms[int(rest)].cells for c in cells_under(box)), what
-                if kind in ("number", "mark"):
-                    room = rooms[int(rest.split("/")[0])]
-                    if len([c for c in room.inner if c not in stairs]) < 3:
-                        continue  # a closet with a stair: no room to spare
                 if kind in ("number", "mark", "stair-label", "entrance"):
                     hits = [w for w, b in placed if w != what and overlap(box, b)]
                     assert not hits, (site.seed, depth, what, hits)
                     checked += 1
+                if kind == "stair":  # a stair's icon and a door's symbol or S
+                    hits = [
+                        w
+                        for w, b in placed
+                        if w != what and w.startswith(("door/", "stair/")) and overlap(box, b)
+                    ]
+                    assert not hits, (site.seed, depth, what, hits)
+                    stairs_checked += 1
                 if kind == "stair-label":
                     stair = next(s for s in geo.stairs if s.connection == int(rest))
                     x, y = stair.cell
@@ -457,7 +404,7 @@ def test_numbers_marks_and_labels_never_land_on_anything(builtin_tables):
                     on_floor = all(c in own for c in cells_under(grow(box, 0.05)))
                     on_rock = not any(c in floor for c in cells_under(grow(box, 0.1)))
                     assert on_floor or on_rock, (site.seed, depth, what)
-    assert checked > 500
+    assert checked > 500 and stairs_checked > 200
 
 
 def test_map_text_is_never_under_six_and_a_half_points_in_a_booklet(builtin_tables):
@@ -513,19 +460,6 @@ def test_the_players_map_is_the_same_in_every_format(site):
         assert image.png == drawing_png(level_drawing(site, depth, True, frame=False), DPI)
 
 
-def test_uvtt_files_are_one_a_level(run_cli, tmp_path):
-    out = tmp_path / "crypt.dd2vtt"
-    res = run_cli("site", "--seed", "vtt", "--rooms", "18", "-f", "uvtt", "--dpi", "20", "-o", out)
-    assert res.code == 0, res.err
-    assert sorted(p.name for p in tmp_path.iterdir()) == [
-        "crypt-level2.dd2vtt",
-        "crypt-level3.dd2vtt",
-        "crypt.dd2vtt",
-    ]
-    sizes = {json.loads(p.read_text())["resolution"]["pixels_per_grid"] for p in tmp_path.iterdir()}
-    assert sizes == {20}
-
-
 def test_render_of_a_document_without_paths_draws_the_generated_plan(run_cli, tmp_path):
     """`delve render` of a document whose plan was stripped plans it afresh, as generated;
     one whose plan was edited by hand draws the edit."""
@@ -536,9 +470,12 @@ def test_render_of_a_document_without_paths_draws_the_generated_plan(run_cli, tm
         for key in ("path", "door", "at", "to_at"):
             c.pop(key, None)
     (tmp_path / "bare.json").write_text(json.dumps(doc))
-    assert (
-        run_cli("render", tmp_path / "bare.json", "-f", "svg", "-o", tmp_path / "a.svg").code == 0
-    )
+    res = run_cli("render", tmp_path / "bare.json", "-f", "svg", "-o", tmp_path / "a.svg")
+    assert res.code == 0
+    # The referee is told, in one line, that the rooms' places were not kept.
+    (line,) = [x for x in res.err.splitlines() if not x.startswith("wrote ")]
+    assert line.startswith("delve: warning: site: ") and "afresh from the seed" in line
+    assert "overlaps" in line
     assert run_cli("site", "--seed", "stripped", "-f", "svg", "-o", tmp_path / "b.svg").code == 0
     assert (tmp_path / "a.svg").read_text() == (tmp_path / "b.svg").read_text()
     # A hand edit: one room moved two squares, its corridors dropped and routed again. The
@@ -556,8 +493,35 @@ def test_render_of_a_document_without_paths_draws_the_generated_plan(run_cli, tm
     assert all(c.get("path") is not None for c in back["connections"] if not c.get("at"))
 
 
-def _clear_move(doc):
-    """The first room of level 1 but the entrance (and shift by two squares) whose moved box,
+def test_render_keeps_the_rooms_of_a_document_stripped_of_every_path(run_cli, tmp_path):
+    """A referee moves a room and deletes every corridor, door, way's square and the way in:
+    the rooms stay where they were put (not where the seed would put them), everything is
+    routed among them, and nothing is said on stderr."""
+    doc = json.loads(run_cli("site", "--seed", "harrowdeep", "-f", "json").out)
+    index, moved = _clear_move(doc, far=5)
+    for c in doc["connections"]:
+        for key in ("path", "door", "at", "to_at"):
+            c.pop(key, None)
+    for r in doc["rooms"]:
+        r["map"].pop("entry", None)
+    (tmp_path / "edit.json").write_text(json.dumps(doc))
+    out = tmp_path / "out.json"
+    res = run_cli("render", tmp_path / "edit.json", "-f", "json", "-o", out)
+    assert res.code == 0 and res.err.startswith("wrote ") and "warning" not in res.err
+    back = json.loads(out.read_text())
+    # Every room where the edit put it, the moved one five squares from its seed's place.
+    for before, after in zip(doc["rooms"], back["rooms"], strict=True):
+        assert {k: after["map"][k] for k in before["map"]} == before["map"]
+    assert back["rooms"][index]["map"] == moved["map"]
+    for c in back["connections"]:
+        assert c["path"] is not None and (c.get("door") or c.get("at"))
+    assert next(r for r in back["rooms"] if r.get("entrance"))["map"]["entry"]
+    svg = tmp_path / "out.svg"
+    assert run_cli("render", tmp_path / "edit.json", "-f", "svg", "-o", svg).code == 0
+
+
+def _clear_move(doc, far=2):
+    """The first room of level 1 but the entrance (and shift by `far` squares) whose moved box,
     with a square of rock round it, touches no other room and no corridor it is not part of."""
 
     def squares(m, pad=0):
@@ -578,9 +542,50 @@ def _clear_move(doc):
             if room["id"] not in (c["from"], c["to"])
             for sq in c.get("path") or ()
         }
-        for dx, dy in ((-2, 0), (2, 0), (0, -2), (0, 2)):
+        for dx, dy in ((-far, 0), (far, 0), (0, -far), (0, far)):
             box = dict(room["map"], x=room["map"]["x"] + dx, y=room["map"]["y"] + dy)
             if box["x"] >= 1 and box["y"] >= 1 and not squares(box, 1) & (others | paths):
                 room["map"] = box
                 return index, room
-    raise AssertionError("no room of the level can move two squares clear of the rest")
+    raise AssertionError(f"no room of the level can move {far} squares clear of the rest")
+
+
+def _in_box(room, square) -> bool:
+    return room.x <= square[0] < room.x + room.w and room.y <= square[1] < room.y + room.h
+
+
+def test_a_way_a_referee_puts_in_a_doorway_keeps_clear_of_its_door(builtin_tables):
+    """A hand-edited plan may put a way between levels on the square just inside a locked or
+    hidden door: the stair's icon is drawn smaller, pushed off the door, never under it; and
+    a way routed afresh moves its door to the corridor's other end, off the stair."""
+    from generator.plan.contract import check_plan
+    from generator.plan.planner import doors_off_stairs
+    from generator.render.map_draw import level_drawing
+    from generator.render.map_labels import overlap
+
+    for i in range(200):
+        site = generate_site(builtin_tables, Rng(f"by-hand/{i}"), rooms=12)
+        found = [
+            (way, c)
+            for way in site.connections
+            if way.levels and site.room(way.from_room).level == 1
+            for c in site.connections
+            if c.obstacle in ("locked_door", "hidden_door")
+            and c.path
+            and _in_box(site.room(way.from_room), c.door)
+        ]
+        if found:
+            break
+    else:
+        raise AssertionError("no site with a door symbol in a room a way down leaves")
+    way, door = found[0]
+    way.at = tuple(door.door[:2])
+    placed = level_drawing(site, 1).placed
+    stair = next(b for w, b in placed if w == f"stair/{site.connections.index(way)}")
+    symbol = next(b for w, b in placed if w == f"door/{site.connections.index(door)}")
+    assert not overlap(stair, symbol)
+    assert stair[2] - stair[0] < 0.7  # drawn smaller than a stair in the open (0.76)
+    before = door.door
+    doors_off_stairs(site)
+    assert door.door != before and tuple(door.door[:2]) != way.at
+    check_plan(site)

@@ -11,7 +11,7 @@ from typing import Annotated
 
 import typer
 
-from generator import __version__
+from generator import __version__, errors
 from generator.cli import roll_cmd, tables_cmd
 from generator.cli.common import state
 from generator.engine import cachefiles
@@ -109,6 +109,8 @@ def main(argv: list[str] | None = None) -> None:
     args = sys.argv[1:] if argv is None else argv
     debug = "--debug" in args
     cachefiles.on_warning = _cache_warning
+    notes: list[str] = []  # the library's notes, said once the command has done its work
+    errors.on_note = notes.append
     try:
         _register_optional()
         result = app(args=args, prog_name="delve", standalone_mode=False)
@@ -159,5 +161,7 @@ def main(argv: list[str] | None = None) -> None:
             file=sys.stderr,
         )
         sys.exit(1)
+    for note in notes:  # a command that fails says only why, on one line
+        _cache_warning(note)
     if isinstance(result, int) and result:
         sys.exit(result)

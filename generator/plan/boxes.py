@@ -10,6 +10,8 @@ Cell = tuple[int, int]
 STEP = {"n": (0, -1), "e": (1, 0), "s": (0, 1), "w": (-1, 0)}
 OPPOSITE = {"n": "s", "s": "n", "e": "w", "w": "e"}
 TRANSPOSED = {"n": "w", "w": "n", "e": "s", "s": "e"}
+# The obstacles drawn as a symbol in their doorway (the rest are open gaps).
+DOOR_KINDS = {"locked_door": "locked", "hidden_door": "secret"}
 
 
 @dataclass

@@ -13,7 +13,7 @@ import math
 
 from generator.engine.rng import Rng
 from generator.plan.boxes import STEP, Box
-from generator.plan.layout import LONG_MIN, Link, Pin, inner_rect, stair_cells
+from generator.plan.layout import LONG_MIN, Link, Pin, inner_rect, long_floor, stair_cells
 from generator.plan.route import Occupancy, lengthen, loop, search
 
 SEP = 2
@@ -176,11 +176,9 @@ def long_path(
     return None
 
 
-def route_ring(
-    ring: list[Box], kinds: list[str], floor_of: object
-) -> dict[int, list[tuple[int, int]]] | None:
-    """Corridors for a placed ring, by ring link index, or None. `floor_of(others)` gives the
-    least length of a very long corridor given the other corridors' lengths."""
+def route_ring(ring: list[Box], kinds: list[str]) -> dict[int, list[tuple[int, int]]] | None:
+    """Corridors for a placed ring, by ring link index, or None (ordinary corridors first, so
+    a very long one can be made long enough against them)."""
     n = len(ring)
     boxes = {b.id: b for b in ring}
     occ = Occupancy(ring)
@@ -191,7 +189,7 @@ def route_ring(
         path = search(a, b, occ)
         if kinds[i] == "long_corridor":
             others = [len(p) for k, p in paths.items() if p and kinds[k] != "long_corridor"]
-            floor = floor_of(others)  # type: ignore[operator]
+            floor = long_floor(others)
             if path is None or len(path) < floor:
                 path = long_path(a, b, i, boxes, occ, floor, path)
         if path is None:

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 from generator.model.site import Connection, Room, Site
 from generator.plan import lights, shapes
-from generator.plan.boxes import STEP
+from generator.plan.boxes import DOOR_KINDS, STEP
 
 Point = tuple[float, float]
 Cell = tuple[int, int]
@@ -30,8 +30,6 @@ Edge = tuple[tuple[int, int], tuple[int, int]]  # a unit wall segment between gr
 
 MARGIN = 2  # squares of rock drawn round a level
 ENTRY_MARGIN = 4  # ... and beyond the way in, for its arrow
-DOOR_KINDS = {"locked_door": "locked", "hidden_door": "secret"}
-ARC_STEPS = 6  # segments in a quarter of a round room
 JAMB = 0.18  # of a square: the wall left each side of an open doorway
 
 
@@ -96,6 +94,7 @@ class LevelGeometry:
     labels: dict[int, Point] = field(default_factory=dict)  # room id -> where its number goes
     rooms: list[RoomOutline] = field(default_factory=list)
     corridors: list[list[Cell]] = field(default_factory=list)  # picture squares, path order
+    ways: list[int] = field(default_factory=list)  # each corridor's index in site.connections
     stairs: list[Stair] = field(default_factory=list)
     entry: list[Cell] = field(default_factory=list)  # the way in from outside
     entry_side: str = ""  # the side of the entrance room it leaves from
@@ -135,6 +134,7 @@ def level_geometry(site: Site, level: int, players: bool = True) -> LevelGeometr
         path = [pic(p) for p in c.path or []]
         if path:
             geo.corridors.append(path)
+            geo.ways.append(i)
         for p, q in zip(path, path[1:], strict=False):
             links.add((p, q))
             links.add((q, p))
@@ -410,45 +410,11 @@ def _treated(
                 result.append(v)
                 continue
             before, after = core[i - 1], core[(i + 1) % n]
-            result += _corner(before, v, after, shape, room)
+            result += shapes.corner(before, v, after, shape, room.w, room.h)
         if closed:
             result.append(result[0])
         out.append(result)
     return out
-
-
-def _corner(before: Point, v: Point, after: Point, shape: str, room: Room) -> list[Point]:
-    d1 = (_sign(v[0] - before[0]), _sign(v[1] - before[1]))
-    d2 = (_sign(after[0] - v[0]), _sign(after[1] - v[1]))
-    len_in = abs(v[0] - before[0]) + abs(v[1] - before[1])
-    len_out = abs(after[0] - v[0]) + abs(after[1] - v[1])
-    if shape == "cave":
-        t1 = t2 = shapes.CAVE_SOFTEN
-        t1, t2 = min(t1, len_in / 2), min(t2, len_out / 2)
-        return [(v[0] - d1[0] * t1, v[1] - d1[1] * t1), (v[0] + d2[0] * t2, v[1] + d2[1] * t2)]
-    # Round and octagon rooms have only their box's four (convex) corners.
-    if shape == "octagon":
-        k = float(shapes.octagon_cut(room.w, room.h))
-        t1, t2 = min(k, len_in), min(k, len_out)
-        return [(v[0] - d1[0] * t1, v[1] - d1[1] * t1), (v[0] + d2[0] * t2, v[1] + d2[1] * t2)]
-    rx, ry = shapes.round_radii(room.w, room.h)
-    r1 = min(rx if d1[0] else ry, len_in)
-    r2 = min(rx if d2[0] else ry, len_out)
-    cx, cy = v[0] - d1[0] * r1 + d2[0] * r2, v[1] - d1[1] * r1 + d2[1] * r2
-    out = []
-    for k in range(ARC_STEPS + 1):
-        t = (math.pi / 2) * k / ARC_STEPS
-        out.append(
-            (
-                round(cx - d2[0] * r2 * math.cos(t) + d1[0] * r1 * math.sin(t), 4),
-                round(cy - d2[1] * r2 * math.cos(t) + d1[1] * r1 * math.sin(t), 4),
-            )
-        )
-    return out
-
-
-def _sign(v: float) -> int:
-    return (v > 0) - (v < 0)
 
 
 # --------------------------------------------------------------------------- contents

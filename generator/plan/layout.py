@@ -16,6 +16,7 @@ line up.
 
 from __future__ import annotations
 
+import statistics
 from dataclasses import dataclass, replace
 
 from generator.engine.rng import Rng
@@ -25,13 +26,23 @@ from generator.plan.solver import System
 
 RING = 6
 SHORT_GAPS = (1, 2, 2, 3, 3, 3, 4)  # squares of corridor between neighbours (a few feet to 40)
-LONG_MIN = 8  # the issue's floor for a very long corridor, in squares
+# FMC Basic's very long corridor, drawn so it reads as one (our measure): at least LONG_MIN
+# squares, and at least LONG_FACTOR times the median of the level's ordinary corridors.
+LONG_MIN = 8
+LONG_FACTOR = 2
 LONG_GAPS = (10, 11, 12, 13)
 SHARED_CHANCE = {"none": 0.08, "locked_door": 0.2, "hidden_door": 0.3, "long_corridor": 0.0}
 CORE = (3, 4, 4, 5, 6)  # rock across the middle of the ring, so the loop shows
 SEP = 2  # the least rock between rooms that are not joined
 
 STRICT, ALIGNED, LOOSE = "strict", "aligned", "loose"
+
+
+def long_floor(others: list[int]) -> float:
+    """The least length of a very long corridor, given the lengths of its level's ordinary
+    corridors (doors in shared walls, of length 0, are not corridors)."""
+    others = [n for n in others if n > 0]
+    return max(LONG_MIN, LONG_FACTOR * statistics.median(others)) if others else LONG_MIN
 
 
 class Template:

@@ -1,17 +1,15 @@
 """A planned level as the planner builds it: its boxes, its routes by connection index, and the
-doorway each way's obstacle stands in. Shared by the ring planner (planner.py) and the rows
-(rows.py)."""
+doorway each way's obstacle stands in; where its doorways are, and the square a way between
+levels takes. Shared by the ring planner (planner.py), the rows (rows.py) and the routes a
+hand-edited document lacks (edits.py)."""
 
 from __future__ import annotations
 
 from generator.engine.rng import Rng
 from generator.model.site import Connection
 from generator.plan.boxes import OPPOSITE, STEP, Box, Cell, side_towards
-from generator.plan.layout import Pin
+from generator.plan.layout import Pin, inner_cells, stair_cells
 from generator.plan.route import Occupancy
-
-LONG_MIN = 8  # a very long corridor is at least this many squares...
-LONG_FACTOR = 2  # ... and at least twice the median of the level's other corridors
 
 
 class Routed:
@@ -25,9 +23,10 @@ class Routed:
 
 class LevelPlan:
     """A planned level: its boxes, routes by connection index, what is drawn (occupancy), the
-    pins it honoured, whether it stacks under the level above, and the way in by room."""
+    pins it honoured, whether it stacks under the level above, the way in by room, and whether
+    it is a last resort (rows for a ring; a way down in a doorway)."""
 
-    __slots__ = ("boxes", "routes", "occupancy", "pins", "stacked", "entry", "fallback")
+    __slots__ = ("boxes", "routes", "occupancy", "pins", "stacked", "entry", "fallback", "crowded")
 
     def __init__(
         self,
@@ -42,6 +41,7 @@ class LevelPlan:
         self.stacked = True
         self.entry: dict[int, list[Cell]] = {}
         self.fallback = False  # a ring of six that only rows would hold
+        self.crowded = False  # a way down had to stand in a doorway
 
 
 def routed(
@@ -81,3 +81,56 @@ def routed(
 def door_ok(box: Box, cell: Cell, side: str) -> bool:
     got = side_towards(box, (cell[0] + STEP[side][0], cell[1] + STEP[side][1]))
     return got is not None and got[1] in box.doors(got[0])
+
+
+def doorways_of(plan: LevelPlan) -> set[Cell]:
+    """The room squares just inside a level's doorways (a stair there would block them)."""
+    out: set[Cell] = set()
+    boxes = list(plan.boxes.values())
+    rooms = plan.occupancy.room if plan.occupancy is not None else {}
+    for route in plan.routes.values():
+        x, y, side = route.door
+        out.add((x, y))
+        sx, sy = STEP[side]
+        out.add((x + sx, y + sy))
+        for end in (route.path[:1] + route.path[-1:]) if route.path else []:
+            for dx, dy in STEP.values():
+                q = (end[0] + dx, end[1] + dy)
+                if q in rooms:
+                    out.add(q)
+    for box in boxes:
+        for cell in plan.entry.get(box.id, [])[:1]:
+            for dx, dy in STEP.values():
+                q = (cell[0] + dx, cell[1] + dy)
+                if box.contains(q):
+                    out.add(q)
+    return out
+
+
+def stair_square(upper: Box, lower: Box, used: set[Cell], doorways: set[Cell]) -> Cell | None:
+    """A square on the floor of both rooms for a way between levels: never just inside a
+    doorway where another square will do, and away from one where it can be; clear of other
+    ways where it can be (None when the rooms share no square)."""
+    cells = stair_cells(upper, lower, used) or stair_cells(upper, lower, set())
+    if not cells:
+        return None
+    cx, cy = lower.x + lower.w / 2, lower.y + lower.h / 2
+
+    def score(cell: Cell) -> tuple[int, int, float, Cell]:
+        # Far from the room's middle, which its number takes.
+        far = -abs(cell[0] + 0.5 - cx) - abs(cell[1] + 0.5 - cy)
+        return (cell in doorways, _beside_any(cell, doorways), far, cell)
+
+    return min(cells, key=score)
+
+
+def _beside_any(cell: Cell, cells: set[Cell]) -> bool:
+    x, y = cell
+    return any((x + dx, y + dy) in cells for dx, dy in STEP.values())
+
+
+def middle(box: Box) -> Cell:
+    cells = inner_cells(box) or tuple(box.floor())
+    cx, cy = box.w / 2, box.h / 2
+    x, y = min(cells, key=lambda c: (abs(c[0] + 0.5 - cx) + abs(c[1] + 0.5 - cy), c))
+    return (box.x + x, box.y + y)

@@ -14,16 +14,22 @@ it.
 
 from __future__ import annotations
 
-import statistics
-
 from generator.engine.rng import Rng
-from generator.errors import DocumentError
 from generator.model.site import Connection, Room, Site
 from generator.plan import shapes
-from generator.plan.boxes import STEP, Box, Cell
+from generator.plan.boxes import Box, Cell
+from generator.plan.edits import doors_off_stairs
 from generator.plan.entrance import store_entrance, way_in
-from generator.plan.layout import RING, Design, Link, Pin, inner_cells, layout_ring, stair_cells
-from generator.plan.level import LONG_FACTOR, LONG_MIN, LevelPlan, routed
+from generator.plan.layout import (
+    RING,
+    Design,
+    Link,
+    Pin,
+    layout_ring,
+    long_floor,
+    stair_cells,
+)
+from generator.plan.level import LevelPlan, doorways_of, middle, routed, stair_square
 from generator.plan.route import Occupancy, designed, loop, search
 from generator.plan.rows import plan_rows
 
@@ -46,14 +52,9 @@ def compact(boxes: dict[int, Box], paths: list[list[Cell]]) -> bool:
 
 
 def long_ok(lengths: list[int], long_lengths: list[int]) -> bool:
-    """FMC Basic's very long corridor, drawn so it reads as one (our measure): at least
-    LONG_MIN squares, and at least twice the median of the level's other corridors (doors in
-    shared walls are not corridors)."""
-    if not long_lengths:
-        return True
-    others = [n for n in lengths if n > 0]
-    floor = max(LONG_MIN, LONG_FACTOR * statistics.median(others)) if others else LONG_MIN
-    return min(long_lengths) >= floor
+    """Whether a level's very long corridors are long enough (layout.long_floor) against its
+    ordinary corridors' lengths."""
+    return not long_lengths or min(long_lengths) >= long_floor(lengths)
 
 
 def plan_site(site: Site, rng: Rng) -> None:
@@ -86,8 +87,9 @@ def plan_site(site: Site, rng: Rng) -> None:
             r.entry = entry
 
     # A ring of six whose pinned rooms no layout can put under theirs (about one site in
-    # 5,000) sends the planner back up a level: the level above is laid out again from a
-    # stream of its own, which moves the rooms the ring must lie under.
+    # 5,000), or only with a way down in a doorway (about one in 2,000), sends the
+    # planner back up a level: the level above is laid out again from a stream of its own,
+    # which moves the rooms the ring must lie under.
     snaps: dict[int, tuple] = {}  # type: ignore[type-arg]
     restacks: dict[int, int] = {}
     index = 0
@@ -117,6 +119,7 @@ def plan_site(site: Site, rng: Rng) -> None:
                 links.append((i, c, here, there))
         pins = [Pin(here, placed[there]) for _, _, here, there in links]
         taken_above = [taken.get(rooms_by_id[there].level, set()) for _, _, _, there in links]
+        doorways_above = [doorways.get(rooms_by_id[there].level, set()) for *_, there in links]
         # The top level must leave its entrance a way out to beyond the plan, so the way in
         # comes from outside: a layout that walls it in is rolled again from a stream of its
         # own (a few in a hundred), and the first is kept if none does better.
@@ -125,7 +128,7 @@ def plan_site(site: Site, rng: Rng) -> None:
         for attempt in range(tries):
             stream = lrng if attempt == 0 else lrng.child(f"entry/{attempt}")
             boxes = {r.id: _box(r, stream) for r in rooms}
-            plan = _plan_level(boxes, conns, pins, stream, taken_above)
+            plan = _plan_level(boxes, conns, pins, stream, taken_above, doorways_above)
             way = way_in(rooms, plan) if depth == levels[0] else None
             first = first or (plan, way)
             if way is None or way[1]:
@@ -136,15 +139,15 @@ def plan_site(site: Site, rng: Rng) -> None:
         for i, route in plan.routes.items():
             c = site.connections[i]
             c.path, c.door, c.at, c.to_at = route.path, route.door, None, None
-        doorways[depth] = _doorways(plan)
+        doorways[depth] = doorways_of(plan)
         for _, c, here, there in links:
             lower, upper = plan.boxes[here], placed[there]
             level = rooms_by_id[there].level
             used = taken.setdefault(depth, set()) | taken.setdefault(level, set())
-            square = _stair_square(upper, lower, used, doorways[depth] | doorways[level])
+            square = stair_square(upper, lower, used, doorways[depth] | doorways[level])
             c.path, c.door = [], None
             if square is None:  # no square of both (never seen): each end mid-room
-                square, other = _middle(upper), _middle(lower)
+                square, other = middle(upper), middle(lower)
                 c.at, c.to_at = (square, other) if c.from_room == there else (other, square)
                 taken[level].add(square)
                 taken[depth].add(other)
@@ -154,8 +157,8 @@ def plan_site(site: Site, rng: Rng) -> None:
             c.at = c.to_at = square
         if way is not None:
             store_entrance(rooms, plan, way[0])
-            doorways[depth] = _doorways(plan)
-        if plan.fallback and index > 0 and restacks.get(index - 1, 0) < RESTACKS:
+            doorways[depth] = doorways_of(plan)
+        if (plan.fallback or plan.crowded) and index > 0 and restacks.get(index - 1, 0) < RESTACKS:
             restore(snaps[index - 1])
             restacks[index - 1] = restacks.get(index - 1, 0) + 1
             index -= 1
@@ -170,31 +173,8 @@ def plan_site(site: Site, rng: Rng) -> None:
         if c.levels and c.at is None:
             a, b = placed[c.from_room], placed[c.to_room]
             c.path, c.door = [], None
-            c.at, c.to_at = _middle(a), _middle(b)
-
-
-def _doorways(plan: LevelPlan) -> set[Cell]:
-    """The room squares just inside a level's doorways (a stair there would block them)."""
-    out: set[Cell] = set()
-    boxes = list(plan.boxes.values())
-    rooms = plan.occupancy.room if plan.occupancy is not None else {}
-    for route in plan.routes.values():
-        x, y, side = route.door
-        out.add((x, y))
-        sx, sy = STEP[side]
-        out.add((x + sx, y + sy))
-        for end in (route.path[:1] + route.path[-1:]) if route.path else []:
-            for dx, dy in STEP.values():
-                q = (end[0] + dx, end[1] + dy)
-                if q in rooms:
-                    out.add(q)
-    for box in boxes:
-        for cell in plan.entry.get(box.id, [])[:1]:
-            for dx, dy in STEP.values():
-                q = (cell[0] + dx, cell[1] + dy)
-                if box.contains(q):
-                    out.add(q)
-    return out
+            c.at, c.to_at = middle(a), middle(b)
+    doors_off_stairs(site)
 
 
 def _box(room: Room, rng: Rng) -> Box:
@@ -240,41 +220,77 @@ def _plan_level(
     pins: list[Pin],
     rng: Rng,
     taken_above: list[set[Cell]] | None = None,
+    doorways_above: list[set[Cell]] | None = None,
 ) -> LevelPlan:
     ring = _ring(boxes, conns)
     if ring is not None:
         joins = {frozenset((c.from_room, c.to_room)): (i, c) for i, c in conns}
         ring_conns = [joins[frozenset((ring[k], ring[(k + 1) % RING]))] for k in range(RING)]
         kinds = [c.obstacle for _, c in ring_conns]
-        result: list[LevelPlan] = []
-
-        def accept(design: Design) -> bool:
-            for k, pin in enumerate(pins):
-                used = taken_above[k] if taken_above else set()
-                if not stair_cells(pin.above, design.boxes[pin.room], used):
-                    return False
-            plan = _route_design(design, ring_conns, rng)
-            if plan is None:
-                return False
-            result.append(plan)
-            return True
-
         ordered = [boxes[k] for k in ring]
-        # Rarely no template fits (four very long corridors and two ways down to line up):
-        # roll the templates' order and lengths again from streams of their own.
-        for attempt in range(RETRIES + 1):
-            stream = rng if attempt == 0 else rng.child(f"retry/{attempt}")
-            if layout_ring(ordered, kinds, stream, pins, accept) is not None:
-                result[0].pins = pins
-                return result[0]
-        placed = _plan_free(ordered, kinds, ring_conns, pins, rng.child("free"), taken_above)
-        if placed is not None:
-            return placed
+        # A way down wants a square clear of every doorway on both its levels, so no door
+        # symbol stands on its icon and no corridor runs into it. Layouts that give every
+        # way down one come first; a level that has none takes a doorway square (never seen
+        # in thousands of sites, but a hand-edited graph may force it).
+        for clear in (True, False) if pins else (False,):
+            blocked = [
+                (taken_above[k] if taken_above else set())
+                | (doorways_above[k] if clear and doorways_above else set())
+                for k in range(len(pins))
+            ]
+            stream = rng.child("crowded") if pins and not clear else rng
+            found = _plan_ring(ordered, kinds, ring_conns, pins, stream, blocked, clear)
+            if found is not None:
+                found.crowded = bool(pins) and not clear
+                return found
     plan = plan_rows(boxes, conns, pins, rng)
     plan.pins = pins
     plan.fallback = ring is not None
     plan.stacked = all(stair_cells(p.above, boxes[p.room], set()) for p in pins)
     return plan
+
+
+def _plan_ring(
+    ordered: list[Box],
+    kinds: list[str],
+    ring_conns: list[tuple[int, Connection]],
+    pins: list[Pin],
+    rng: Rng,
+    blocked: list[set[Cell]],
+    clear: bool,
+) -> LevelPlan | None:
+    """A ring of six by template, else room by room; None when neither fits. `blocked`: the
+    squares of each pin's room above its way down may not take; with `clear`, the way must
+    also find a square clear of this level's doorways."""
+    result: list[LevelPlan] = []
+
+    def stairs_clear(plan: LevelPlan) -> bool:
+        if not clear:
+            return True
+        here = doorways_of(plan)
+        return all(
+            set(stair_cells(pin.above, plan.boxes[pin.room], blocked[k])) - here
+            for k, pin in enumerate(pins)
+        )
+
+    def accept(design: Design) -> bool:
+        for k, pin in enumerate(pins):
+            if not stair_cells(pin.above, design.boxes[pin.room], blocked[k]):
+                return False
+        plan = _route_design(design, ring_conns, rng)
+        if plan is None or not stairs_clear(plan):
+            return False
+        result.append(plan)
+        return True
+
+    # Rarely no template fits (four very long corridors and two ways down to line up):
+    # roll the templates' order and lengths again from streams of their own.
+    for attempt in range(RETRIES + 1):
+        stream = rng if attempt == 0 else rng.child(f"retry/{attempt}")
+        if layout_ring(ordered, kinds, stream, pins, accept) is not None:
+            result[0].pins = pins
+            return result[0]
+    return _plan_free(ordered, kinds, ring_conns, pins, rng.child("free"), blocked, stairs_clear)
 
 
 def _plan_free(
@@ -283,19 +299,17 @@ def _plan_free(
     ring_conns: list[tuple[int, Connection]],
     pins: list[Pin],
     rng: Rng,
-    taken_above: list[set[Cell]] | None,
+    blocked: list[set[Cell]],
+    stairs_clear: object,
 ) -> LevelPlan | None:
     """A ring no template fits, room by room (free.py)."""
     from generator.plan import free
 
-    def floor_of(others: list[int]) -> float:
-        return max(LONG_MIN, LONG_FACTOR * statistics.median(others)) if others else LONG_MIN
-
     boxes = {b.id: b for b in ordered}
     for attempt in range(FREE_TRIES):
-        if not free.place(ordered, kinds, pins, rng, taken_above, wander=attempt > 0):
+        if not free.place(ordered, kinds, pins, rng, blocked, wander=attempt > 0):
             continue
-        paths = free.route_ring(ordered, kinds, floor_of)
+        paths = free.route_ring(ordered, kinds)
         if paths is None:
             continue
         boxes = {b.id: b for b in ordered}
@@ -308,7 +322,8 @@ def _plan_free(
             plan.routes[index] = routed(path, a, b, boxes, conn, rng)
             occ.add_path(path)
             (longs if conn.obstacle == "long_corridor" else lengths).append(len(path))
-        if long_ok(lengths, longs) and compact(boxes, list(paths.values())):
+        ok = long_ok(lengths, longs) and compact(boxes, list(paths.values()))
+        if ok and stairs_clear(plan):  # type: ignore[operator]
             return plan
     return None
 
@@ -340,8 +355,8 @@ def _route_design(
         conn = ring_conns[link.index][1]
         plan.routes[link.index] = routed(path, link.a, link.b, boxes, conn, rng)
         occ.add_path(path)
-    others = [len(r.path) for r in plan.routes.values() if r.path]
-    floor = max(LONG_MIN, LONG_FACTOR * statistics.median(others)) if others else LONG_MIN
+    ordinary = [k for k, (_, c) in enumerate(ring_conns) if c.obstacle != "long_corridor"]
+    floor = long_floor([len(plan.routes[k].path) for k in ordinary if k in plan.routes])
     for link in loops:
         path = loop(link, boxes, max(floor, link.leg2), occ)
         if path is None:
@@ -357,75 +372,3 @@ def _route_design(
     # Re-key by the site's connection index.
     plan.routes = {ring_conns[k][0]: r for k, r in plan.routes.items()}
     return plan
-
-
-def _stair_square(upper: Box, lower: Box, used: set[Cell], doorways: set[Cell]) -> Cell | None:
-    """A square on the floor of both rooms for a way between levels: clear of doorways and
-    other ways where it can be (None when the rooms share no square)."""
-    cells = stair_cells(upper, lower, used) or stair_cells(upper, lower, set())
-    if not cells:
-        return None
-    cx, cy = lower.x + lower.w / 2, lower.y + lower.h / 2
-
-    def score(cell: Cell) -> tuple[int, float, Cell]:
-        blocked = 1 if cell in doorways or _beside_any(cell, doorways) else 0
-        return (blocked, -abs(cell[0] + 0.5 - cx) - abs(cell[1] + 0.5 - cy), cell)
-
-    return min(cells, key=score)
-
-
-def _beside_any(cell: Cell, cells: set[Cell]) -> bool:
-    x, y = cell
-    return any((x + dx, y + dy) in cells for dx, dy in STEP.values())
-
-
-def _middle(box: Box) -> Cell:
-    cells = inner_cells(box) or tuple(box.floor())
-    cx, cy = box.w / 2, box.h / 2
-    x, y = min(cells, key=lambda c: (abs(c[0] + 0.5 - cx) + abs(c[1] + 0.5 - cy), c))
-    return (box.x + x, box.y + y)
-
-
-def fill_routes(site: Site, rng: Rng) -> None:
-    """Route the connections of a planned document that have no path yet (hand-added ones),
-    among its rooms and corridors as they stand."""
-    rooms = {r.id: r for r in site.rooms}
-    missing = [
-        (i, c)
-        for i, c in enumerate(site.connections)
-        if (c.path is None and not c.levels) or (c.levels and (c.at is None or c.to_at is None))
-    ]
-    if not missing:
-        return
-    boxes = {r.id: _room_box(r) for r in site.rooms}
-    occupancy: dict[int, Occupancy] = {}
-    for depth in sorted({r.level for r in site.rooms}):
-        occ = occupancy[depth] = Occupancy(b for b in boxes.values() if rooms[b.id].level == depth)
-        for c in site.connections:
-            if c.path and rooms[c.from_room].level == depth:
-                occ.add_path(c.path)
-        for r in site.rooms:
-            if r.level == depth and r.entry:
-                occ.add_path(r.entry)
-    for i, c in missing:
-        a, b = boxes[c.from_room], boxes[c.to_room]
-        if c.levels:
-            c.path, c.door = [], None
-            c.at = c.at if c.at is not None else _middle(a)
-            c.to_at = c.to_at if c.to_at is not None else _middle(b)
-            continue
-        occ = occupancy[rooms[c.from_room].level]
-        path = search(a, b, occ) or search(a, b, occ, allow_cross=True)
-        if path is None:
-            raise DocumentError(
-                f"site.connections[{i}]: no way from room {a.id} to room {b.id} that keeps off "
-                "the other rooms; give it a path"
-            )
-        route = routed(path, a.id, b.id, boxes, c, rng)
-        c.path, c.door = route.path, route.door
-        occ.add_path(path)
-
-
-def _room_box(room: Room) -> Box:
-    cells = frozenset(room.cells) if room.cells else None
-    return Box(room.id, room.w, room.h, room.shape or "rect", cells, room.x, room.y)

@@ -5,14 +5,13 @@ a room of the level above are placed first, each under its room."""
 from __future__ import annotations
 
 import math
-import statistics
 
 from generator.engine.rng import Rng
 from generator.model.site import Connection
 from generator.plan.boxes import Box, Cell
 from generator.plan.free import long_path
-from generator.plan.layout import Pin, inner_cells
-from generator.plan.level import LONG_FACTOR, LONG_MIN, LevelPlan, routed
+from generator.plan.layout import Pin, inner_cells, long_floor
+from generator.plan.level import LevelPlan, routed
 from generator.plan.route import Occupancy, search
 
 GRID_GAP = 4  # rock between rooms laid out in rows
@@ -45,8 +44,8 @@ def plan_rows(
         a, b = boxes[c.from_room], boxes[c.to_room]
         path = search(a, b, occ)
         if c.obstacle == "long_corridor":
-            others = [len(r.path) for r in plan.routes.values() if r.path]
-            floor = max(LONG_MIN, LONG_FACTOR * statistics.median(others)) if others else LONG_MIN
+            ordinary = [k for k, o in conns if o.obstacle != "long_corridor" and k in plan.routes]
+            floor = long_floor([len(plan.routes[k].path) for k in ordinary])
             if path is None or len(path) < floor:
                 path = long_path(a, b, i, boxes, occ, floor, path) or path
         path = path or search(a, b, occ, allow_cross=True) or []

@@ -18,6 +18,7 @@ corridor always ends against a wall and never has to reach into a room's box.
 
 from __future__ import annotations
 
+import math
 import re
 from functools import lru_cache
 
@@ -28,8 +29,10 @@ SIDES = ("n", "e", "s", "w")
 MAX_SIDE = 12  # squares: 120 feet, more than any room a key should describe
 MIN_SHAPED = 3  # a shape other than rect needs at least 3 x 3 squares
 CAVE_SOFTEN = 0.3  # squares cut off each corner of a cave's outline
+ARC_STEPS = 6  # segments in a quarter of a round room's outline
 
 Cell = tuple[int, int]
+Point = tuple[float, float]
 
 
 @lru_cache(maxsize=1024)
@@ -166,30 +169,87 @@ def door_offsets(
     return tuple(range(n))
 
 
-def inside(shape: str, w: int, h: int, px: float, py: float) -> bool:
-    """Whether a point (relative to the box, in squares) lies on the room's drawn floor, for
-    placing stairs and symbols (a round room's corners are outside its wall)."""
-    if not (0 <= px <= w and 0 <= py <= h):
-        return False
+def corner(before: Point, v: Point, after: Point, shape: str, w: int, h: int) -> list[Point]:
+    """The points that stand for the outline's corner v (between `before` and `after`) of a
+    round, octagonal or cave room of w x h squares: an arc, a cut or a softened corner. The
+    drawing (geometry.py) and the squares a stair may take (`inner_cells`) both use it."""
+    d1 = (_sign(v[0] - before[0]), _sign(v[1] - before[1]))
+    d2 = (_sign(after[0] - v[0]), _sign(after[1] - v[1]))
+    len_in = abs(v[0] - before[0]) + abs(v[1] - before[1])
+    len_out = abs(after[0] - v[0]) + abs(after[1] - v[1])
+    if shape == "cave":
+        t1, t2 = min(CAVE_SOFTEN, len_in / 2), min(CAVE_SOFTEN, len_out / 2)
+        return [(v[0] - d1[0] * t1, v[1] - d1[1] * t1), (v[0] + d2[0] * t2, v[1] + d2[1] * t2)]
+    # Round and octagon rooms have only their box's four (convex) corners.
     if shape == "octagon":
-        k = octagon_cut(w, h)
-        ex, ey = min(px, w - px), min(py, h - py)
-        return ex + ey >= k
-    if shape == "round":
-        rx, ry = round_radii(w, h)
-        ex, ey = min(px, w - px), min(py, h - py)
-        if ex >= rx or ey >= ry or rx == 0 or ry == 0:
-            return True
-        return ((rx - ex) / rx) ** 2 + ((ry - ey) / ry) ** 2 <= 1.0
+        k = float(octagon_cut(w, h))
+        t1, t2 = min(k, len_in), min(k, len_out)
+        return [(v[0] - d1[0] * t1, v[1] - d1[1] * t1), (v[0] + d2[0] * t2, v[1] + d2[1] * t2)]
+    rx, ry = round_radii(w, h)
+    r1 = min(rx if d1[0] else ry, len_in)
+    r2 = min(rx if d2[0] else ry, len_out)
+    cx, cy = v[0] - d1[0] * r1 + d2[0] * r2, v[1] - d1[1] * r1 + d2[1] * r2
+    out = []
+    for k in range(ARC_STEPS + 1):
+        t = (math.pi / 2) * k / ARC_STEPS
+        out.append(
+            (
+                round(cx - d2[0] * r2 * math.cos(t) + d1[0] * r1 * math.sin(t), 4),
+                round(cy - d2[1] * r2 * math.cos(t) + d1[1] * r1 * math.sin(t), 4),
+            )
+        )
+    return out
+
+
+def _sign(v: float) -> int:
+    return (v > 0) - (v < 0)
+
+
+@lru_cache(maxsize=256)
+def _convex_outline(shape: str, w: int, h: int) -> tuple[Point, ...]:
+    """A round or octagonal room's drawn outline (doorways only straighten it, never cut it)."""
+    box = ((0.0, 0.0), (float(w), 0.0), (float(w), float(h)), (0.0, float(h)))
+    out: list[Point] = []
+    for i in range(4):
+        out += corner(box[i - 1], box[i], box[(i + 1) % 4], shape, w, h)
+    return tuple(out)
+
+
+def _in_convex(ring: tuple[Point, ...], px: float, py: float) -> bool:
+    """Whether a point lies in a convex outline (clockwise on screen), its edge included."""
+    n = len(ring)
+    for i in range(n):
+        (ax, ay), (bx, by) = ring[i], ring[(i + 1) % n]
+        if (bx - ax) * (py - ay) - (by - ay) * (px - ax) < -1e-9:
+            return False
     return True
 
 
+@lru_cache(maxsize=2048)
 def inner_cells(
     shape: str, w: int, h: int, cells: frozenset[Cell] | None = None
 ) -> tuple[Cell, ...]:
-    """Floor squares whose whole centre area is on the drawn floor (for stairs and symbols)."""
-    out = []
-    for x, y in sorted(mask(shape, w, h, cells), key=lambda c: (c[1], c[0])):
-        if all(inside(shape, w, h, x + fx, y + fy) for fx in (0.2, 0.8) for fy in (0.2, 0.8)):
-            out.append((x, y))
-    return tuple(out)
+    """Floor squares wholly inside the room's drawn outline, for stairs and symbols: an icon
+    on one never crosses a wall. A round room's arcs and an octagon's cuts take the squares
+    they pass through; a cave's softened corners take the square at each outer corner (the
+    one square of floor round that point of the outline)."""
+    floor = mask(shape, w, h, cells)
+    ordered = sorted(floor, key=lambda c: (c[1], c[0]))
+    if shape in ("round", "octagon"):
+        ring = _convex_outline(shape, w, h)
+        return tuple(
+            (x, y)
+            for x, y in ordered
+            if all(_in_convex(ring, x + fx, y + fy) for fx in (0, 1) for fy in (0, 1))
+        )
+    if shape == "cave":
+
+        def outer_corner(x: int, y: int) -> bool:
+            for sx in (-1, 1):
+                for sy in (-1, 1):
+                    if not {(x + sx, y), (x, y + sy), (x + sx, y + sy)} & floor:
+                        return True
+            return False
+
+        return tuple(c for c in ordered if not outer_corner(*c))
+    return tuple(ordered)

@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 
 from generator.model.site import Site
-from generator.plan.geometry import LevelGeometry, level_geometry
+from generator.plan.geometry import Door, LevelGeometry, Stair, level_geometry
 from generator.render.map_labels import Placed, entrance, room_contents, stair_label
 from generator.render.map_primitives import (
     BLACK,
@@ -37,11 +37,13 @@ from generator.render.map_primitives import (
 )
 from generator.render.map_symbols import (
     LEGEND_NAMES,
+    STAIR_HALF,
     STAIR_WORDS,
     door_symbol,
     legend_icon,
-    stair_symbol,
+    stair_icon,
 )
+from generator.render.map_texture import corridor_texture, texture
 
 # --------------------------------------------------------------------------- the map
 
@@ -103,8 +105,20 @@ def _plan(
         if room.shape in ("round", "octagon", "cave"):
             out.append(Poly(room.floor, closed=True, fill=WHITE, stroke=None))
     out.append(Segments(tuple(_grid(geo)), GRID, 0.025))
+    for path, index in zip(geo.corridors, geo.ways, strict=True):
+        way = site.connections[index]
+        name = texture(way.description, way.obstacle)
+        if name is not None:
+            ends = [d.centre for d in geo.doors if d.connection == index]
+            out += corridor_texture(name, path, ends)
+            _use(used, name)
     for line in geo.walls:
         out.append(Poly(tuple(line), stroke=BLACK, width=WALL))
+    # An open doorway's threshold: a thin line across it closes the room's outline, so a room
+    # reads as a room where a corridor runs flush with its wall, or a room is one square wide.
+    sills = [(d.a, d.b) for d in geo.doors if d.kind == "open"]
+    if sills:
+        out.append(Segments(tuple(sills), BLACK, SILL))
     for door in geo.doors:
         if door.kind == "locked":
             out += door_symbol(door.a, door.b)
@@ -127,11 +141,13 @@ def _plan(
             placed.put(
                 f"door/{door.connection}", (cx - along, cy - across, cx + along, cy + across)
             )
+    symbols = [d for d in geo.doors if d.kind == "locked" or (d.kind == "secret" and not players)]
     for stair in geo.stairs:
-        x, y = stair.cell
-        placed.put(f"stair/{stair.connection}", (x + 0.12, y + 0.12, x + 0.88, y + 0.88))
+        cx, cy, scale = _stair_spot(stair, symbols)
+        r = STAIR_HALF * scale + 0.03  # the icon and its outline
+        placed.put(f"stair/{stair.connection}", (cx - r, cy - r, cx + r, cy + r))
         kind = STAIR_WORDS.get(stair.kind, "stairs")
-        out += stair_symbol(kind, stair)
+        out += stair_icon(kind, cx, cy, stair.down, scale)
         _use(used, kind)
     if not players:
         room_contents(out, geo, rooms, sizes, text_min, placed, used)
@@ -143,6 +159,24 @@ def _plan(
     return placed
 
 
+def _stair_spot(stair: Stair, doors: list[Door]) -> tuple[float, float, float]:
+    """Where a stair's icon goes and its size: the middle of its square, or (where a door
+    symbol stands in the square's wall, as only a hand-edited plan has it) smaller and pushed
+    away from that door, so the two never overlap."""
+    x, y = stair.cell
+    cx, cy = x + 0.5, y + 0.5
+    dx = dy = 0.0
+    for door in doors:
+        px, py = door.centre
+        if x <= px <= x + 1 and y <= py <= y + 1:
+            dx += cx - px
+            dy += cy - py
+    if not dx and not dy:
+        return cx, cy, 1.0
+    length = math.hypot(dx, dy)
+    return cx + 0.12 * dx / length, cy + 0.12 * dy / length, 0.7
+
+
 def _use(used: list[str], name: str) -> None:
     if name not in used:
         used.append(name)
@@ -151,6 +185,7 @@ def _use(used: list[str], name: str) -> None:
 # --------------------------------------------------------------------------- rock and grid
 
 
+SILL = 0.05  # an open doorway's threshold line, squares
 HATCH_ANGLES = (0.45, 1.25, 2.05, 2.75)  # radians: four stroke directions, mixed by square
 
 
@@ -400,6 +435,9 @@ def _legend_items(used: list[str]) -> list[tuple[str, str]]:
         "shaft",
         "ladder",
         "chute",
+        "water",
+        "steps",
+        "rubble",
         "monsters",
         "treasure",
         "trap",

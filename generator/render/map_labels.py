@@ -34,6 +34,8 @@ ROCK_PAD = 0.2  # ... and clear of any floor (and so of its walls) when it stand
 ROCK_COST = 0.7  # squares of distance a label on the rock is worth less than one in its room
 REACH = 3.0  # squares from its symbol a stair label may stand
 HALO = 0.12  # the white outline round a stair label's letters, squares
+NUDGES = (0.0, 0.12, -0.12, 0.22, -0.22)  # squares a number may stand off a square's middle
+STACKED_COST = 1.0  # squares of distance a label on one line is worth more than on two
 
 
 def overlap(a: Box, b: Box) -> bool:
@@ -132,6 +134,24 @@ def _fits_floor(box: Box, floor: set[tuple[int, int]]) -> bool:
     return all(c in floor for c in cells_under(box))
 
 
+def _within(room: RoomOutline, box: Box) -> bool:
+    """Whether a box lies inside a room's drawn outline (a round room's arcs, a cave's
+    softened corners)."""
+    if room.shape in ("rect", "cross"):
+        return True
+    return all(_in_ring(room.floor, (x, y)) for x in (box[0], box[2]) for y in (box[1], box[3]))
+
+
+def _in_ring(ring: tuple[Point, ...], p: Point) -> bool:
+    """Even-odd: whether a point lies inside a closed outline."""
+    x, y = p
+    inside = False
+    for (x1, y1), (x2, y2) in zip(ring, ring[1:] + ring[:1], strict=True):
+        if (y1 > y) != (y2 > y) and x < x1 + (y - y1) * (x2 - x1) / (y2 - y1):
+            inside = not inside
+    return inside
+
+
 def _spots(
     room: RoomOutline, label: Point, others: Placed, count: int, size: float
 ) -> tuple[list[Point], float, Point]:
@@ -144,11 +164,21 @@ def _spots(
     a square, smaller; at the last one square holds the number with the marks in a row under
     it."""
     text = str(room.id)
-    cells = list(room.inner) or sorted(room.cells)
+    cells = list(room.inner)
+
+    def square(c: tuple[int, int]) -> Box:
+        return (c[0] + 0.2, c[1] + 0.2, c[0] + 0.8, c[1] + 0.8)
+
+    if sum(1 for c in cells if others.free(square(c))) <= count:
+        # Stairs take the inner floor of a small cave or round room: the squares its outline
+        # cuts at a corner still hold a mark or the number in their middle.
+        cells += [c for c in sorted(room.cells) if c not in room.inner and _within(room, square(c))]
+    cells = cells or sorted(room.cells)
 
     def clear(at: Point) -> bool:
         box = number_box(at, text, size)
-        return _fits_floor(grow(box, 0.05), set(room.cells)) and others.free(box)
+        big = grow(box, 0.05)
+        return _fits_floor(big, set(room.cells)) and _within(room, big) and others.free(box)
 
     def near(p: Point) -> tuple[float, Point]:
         return ((p[0] - label[0]) ** 2 + (p[1] - label[1]) ** 2, p)
@@ -159,7 +189,14 @@ def _spots(
             return [], 1.0, label
         homes = [label]
     else:
-        homes = [at for at in middles if clear(at)] or [label]
+        # The middle of a clear square; in a crowded closet, a little off it (between a door's
+        # symbol standing into the room and a stair's).
+        nudged = sorted(
+            ((mx + dx, my + dy) for mx, my in middles for dx in NUDGES for dy in NUDGES),
+            key=near,
+        )
+        homes = [at for at in middles if clear(at)] or [at for at in nudged if clear(at)]
+        homes = homes or [label]
         if not count:
             return [], 1.0, homes[0]
 
@@ -247,17 +284,20 @@ def stair_label(
     wall, another room or a corridor, never on anything placed before it."""
     text = f"{'to' if stair.leaves else 'from'} level {stair.other_level}"
     size = sizes.label
-    # One line where it fits; else the label stacked on two lines ("from" over "level 2"),
-    # which fits a room three squares wide; else, never seen, over whatever is there.
-    for lines in ([text], text.split(" ", 1)):
+    # One line, or stacked on two ("from" over "level 2", which fits a room three squares
+    # wide) where that stands much nearer its symbol: a label across the room from its stair
+    # reads as another's. Else, never seen, over whatever is there.
+    best: tuple[float, Box, list[str]] | None = None
+    for lines, worse in (([text], 0.0), (text.split(" ", 1), STACKED_COST)):
         found = _stair_label_box(stair, geo, size, lines, placed, floor)
-        if found is not None:
-            break
-    if found is None:
+        if found is not None and (best is None or found[0] + worse < best[0]):
+            best = (found[0] + worse, found[1], lines)
+    if best is None:
         lines = [text]
         x, y = stair.cell
-        found = _label_box(x + 1.1, y + 0.5, text_width(text, size), size, 1)
-    box = found
+        box = _label_box(x + 1.1, y + 0.5, text_width(text, size), size, 1)
+    else:
+        _, box, lines = best
     placed.put(f"stair-label/{stair.connection}", box)
     left, centre = box[0] + HALO, (box[1] + box[3]) / 2
     first = centre + size * 0.35 - (len(lines) - 1) * size * LINE / 2
@@ -289,8 +329,9 @@ def _stair_label_box(
     lines: list[str],
     placed: Placed,
     floor: set[tuple[int, int]],
-) -> Box | None:
-    """The best clear place for a stair label of these lines, or None."""
+) -> tuple[float, Box] | None:
+    """The best clear place for a stair label of these lines and its score (its distance from
+    the symbol, more on the rock), or None."""
     tw = max(text_width(line, size) for line in lines)
     x, y = stair.cell
     room = next((r for r in geo.rooms if r.id == stair.room), None)
@@ -362,7 +403,7 @@ def _stair_label_box(
             if (best is None or score < best[0]) and near.free(box):
                 best = (score, box)
         prev = reach
-    return best[1] if best is not None else None
+    return best
 
 
 # --------------------------------------------------------------------------- the way in

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import math
 
-from generator.plan.geometry import Stair
 from generator.render.map_primitives import (
     BLACK,
     WALL,
@@ -18,6 +17,7 @@ from generator.render.map_primitives import (
     Text,
 )
 
+STAIR_HALF = 0.35  # an icon's half size, squares: clear of the walls round its square
 STAIR_WORDS = {  # what each kind of way between levels is drawn as
     "stairs": "stairs",
     "ramp": "stairs",
@@ -41,6 +41,9 @@ LEGEND_NAMES = {
     "shaft": "shaft or pit",
     "ladder": "ladder",
     "chute": "chute",
+    "water": "water",
+    "steps": "steps",
+    "rubble": "rubble",
     "monsters": "monsters",
     "treasure": "treasure",
     "trap": "trap",
@@ -72,15 +75,10 @@ def door_symbol(a: Point, b: Point) -> list[Primitive]:
     return [Poly(box, closed=True, fill=WHITE, stroke=BLACK, width=0.07, round=False)]
 
 
-def stair_symbol(kind: str, stair: Stair) -> list[Primitive]:
-    x, y = stair.cell
-    return stair_icon(kind, x + 0.5, y + 0.5, stair.down)
-
-
 def stair_icon(
     kind: str, cx: float, cy: float, down: bool = True, s: float = 1.0
 ) -> list[Primitive]:
-    h = 0.35 * s  # clear of the walls round a square by the walls' own width
+    h = STAIR_HALF * s
     box = ((cx - h, cy - h), (cx + h, cy - h), (cx + h, cy + h), (cx - h, cy + h))
     out: list[Primitive] = [
         Poly(box, closed=True, fill=WHITE, stroke=BLACK, width=0.06, round=False)
@@ -191,4 +189,8 @@ def legend_icon(name: str, letter: float = 0.55) -> list[Primitive]:
         ]
     if name in ("stairs", "shaft", "ladder", "chute"):
         return stair_icon(name, 0, 0, True)
+    if name in ("water", "steps", "rubble"):
+        from generator.render import map_texture
+
+        return map_texture.legend_icon(name)
     return mark(name, 0, 0, 1.3)
