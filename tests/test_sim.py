@@ -3,7 +3,7 @@
 The heavy checks use a few thousand trials at fixed seeds, so they are deterministic; the
 figures they compare with are worked out here by hand or by dynamic programming. The bestiary's
 specials are in test_sim_specials.py, parties and tables in test_sim_party.py, the commands
-and booklets in test_sim_cli.py.
+and booklets in test_sim_cli.py, (Fortmayn)'s own fight in test_sim_fortmayn*.py.
 """
 
 from __future__ import annotations
@@ -388,64 +388,6 @@ def test_specials_count(builtin_tables):
     # Poison has no numbers in FMC Basic: the estimate says what it leaves out.
     spider = odds(builtin_tables, party, "Giant Spider", 1)
     assert any("poison" in n for n in spider.notes)
-
-
-# --------------------------------------------------------------------------- (Fortmayn)
-
-
-def _fortmayn_fight(tables, party, name, count, trials=4000, seed=5):
-    from generator.sim import fortmayn
-
-    group = FoeGroup(foe_kind(tables, monster(tables, name)), str(count))
-    return fortmayn.Fight(tables, party, [group], tactics(tables), trials, seed)
-
-
-@pytest.mark.parametrize(
-    "size,over,under",
-    [(0, 1 / 4, 2 / 4), (1, 2 / 6, 2 / 6), (2, 4 / 8, 2 / 8), (3, 8 / 12, 2 / 12)],
-)
-def test_fortmayn_dice_over_4_and_under_3(builtin_tables, size, over, under):
-    # (Fortmayn): a die over 4 removes a Difficulty Die, one under 3 is lost; on a d4, a 4 counts.
-    f = _fortmayn_fight(builtin_tables, default_party(builtin_tables, 1), "Ogre", 1, trials=20_000)
-    good, bad = f._roll(np.full(f.n, 3), np.full(f.n, size))
-    for got, p in ((good, over), (bad, under)):
-        se = np.sqrt(3 * p * (1 - p) / f.n)
-        assert abs(got.mean() - 3 * p) < 4 * se
-
-
-def test_fortmayn_party_and_difficulty_dice(builtin_tables):
-    from generator.sim.fortmayn import difficulty, figure
-
-    party = default_party(builtin_tables, 3)
-    figs = [figure(c) for c in party]
-    assert [(f.body, f.head) for f in figs] == [(5, 1), (5, 1), (3, 3), (1, 5)]
-    assert figs[0].shield >= 0 and figs[1].advantage == 1
-    dd = {
-        n: difficulty(builtin_tables, foe_kind(builtin_tables, monster(builtin_tables, n)))
-        for n in ("Hoblin", "Porc", "Ghoul", "Ogre", "Giant")
-    }
-    assert dd == {"Hoblin": 1, "Porc": 1, "Ghoul": 2, "Ogre": 4, "Giant": 8}
-
-
-def test_fortmayn_estimates_sit_beside_fmc(builtin_tables):
-    party = default_party(builtin_tables, 1)
-    against = foes(builtin_tables, [(monster(builtin_tables, "Ogre"), "2")])
-    d = estimate(builtin_tables, party, against, "fm", 2000, systems=("fortmayn",))
-    other = d.others["fortmayn"]
-    assert other.rules == "fortmayn" and d.rules == "fmc"
-    assert other.win + other.flee + other.wiped == pytest.approx(1.0)
-    again = estimate(builtin_tables, party, against, "fm", 2000, systems=("fortmayn",))
-    assert again.to_dict() == d.to_dict()
-    # the party's strength still tells
-    weak = estimate(
-        builtin_tables,
-        party,
-        foes(builtin_tables, [(monster(builtin_tables, "Giant"), "3")]),
-        "fm",
-        2000,
-        systems=("fortmayn",),
-    )
-    assert weak.others["fortmayn"].win < other.win
 
 
 # --------------------------------------------------------------------------- properties

@@ -70,6 +70,7 @@ class FoeKind:
     xp: int
     shield: bool
     resist: frozenset[str]
+    armor: str = ""  # worn armour, if any ((Fortmayn): worn armour never makes a foe evasive)
     drain: bool = False
     regen: int = 0
     area: str = ""  # one of AREA_KINDS, used once a fight
@@ -139,6 +140,7 @@ def foe_kind(tables: TableSet, monster: Monster) -> FoeKind:
         xp=monster.xp,
         shield=monster.shield,
         resist=frozenset(monster.resist),
+        armor=monster.armor or "",
         drain="energy_drain" in kinds,
         regen=regen,
         area=area,
