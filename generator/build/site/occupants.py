@@ -1,7 +1,14 @@
-"""Who is in a level's rooms: the lair and the guards, worth the level's XP budget."""
+"""Who is in a level's rooms: the lair and the guards, worth the level's XP budget.
+
+FMC Basic, Site Design: a loop's occupants are worth about 1,000 XP x the party level. The lair
+takes half to two thirds of it (it holds the leaders); the guards make up the rest. A theme's
+master is one creature: it leads the lair of one level at most (master.py decides which), and
+no other room of the site holds it.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import lru_cache
 
 from generator.build.site.rules import MAX_HEADS, XP_TOLERANCE
@@ -11,6 +18,31 @@ from generator.errors import DelveError
 from generator.model.monster import Monster
 
 Group = tuple[tuple[int, int], ...]  # (index into the roster, head count)
+SHARES = (0.5, 0.55, 0.6, 0.65)  # the lair's share of the level's budget
+
+
+@dataclass(frozen=True)
+class Rule:
+    """What a level's occupants must be: its lair led by roster member `lead` (alone when
+    `alone`), and nobody of `shun` anywhere else in it."""
+
+    lead: int | None = None
+    alone: bool = False
+    shun: frozenset[int] = frozenset()
+
+    def lair_ok(self, group: Group) -> bool:
+        if self.lead is not None:
+            first, count = group[0]
+            if first != self.lead or (self.alone and count != 1):
+                return False
+            return not any(i in self.shun for i, _ in group[1:])
+        return not any(i in self.shun for i, _ in group)
+
+    def guards_ok(self, group: Group) -> bool:
+        return not any(i in self.shun or i == self.lead for i, _ in group)
+
+
+FREE = Rule()
 
 
 @lru_cache(maxsize=65536)
@@ -61,35 +93,66 @@ def _options(
     return tuple(out)
 
 
+@lru_cache(maxsize=65536)
+def _lair_options(sig: tuple[tuple[int, str], ...], target: int, rule: Rule) -> tuple[Group, ...]:
+    slack = round(target * XP_TOLERANCE)
+    if rule.lead is not None:
+        # A lair led by one member: every composition it can lead, leaders' or not.
+        every = _options(sig, target, True, slack) + _options(sig, target, False, slack)
+        return tuple(g for g in dict.fromkeys(every) if rule.lair_ok(g))
+    found = tuple(g for g in _options(sig, target, True, slack) if rule.lair_ok(g))
+    return found or tuple(g for g in _options(sig, target, False, slack) if rule.lair_ok(g))
+
+
+@lru_cache(maxsize=65536)
+def _guard_options(
+    sig: tuple[tuple[int, str], ...], rest: int, slack: int, rule: Rule
+) -> tuple[Group, ...]:
+    # Guards within 10% of the budget of what the lair left: the level's total then is
+    # within 10% of the budget too.
+    for leaders in (False, True):
+        found = tuple(g for g in _options(sig, rest, leaders, slack) if rule.guards_ok(g))
+        if found:
+            return found
+    return ()
+
+
+def _signature(theme: Theme) -> tuple[tuple[int, str], ...]:
+    return tuple((m.monster.xp, m.role) for m in theme.roster)
+
+
+def _worth(sig: tuple[tuple[int, str], ...], group: Group) -> int:
+    return sum(sig[j][0] * n for j, n in group)
+
+
+def can_compose(theme: Theme, budget: int, rule: Rule) -> bool:
+    """Whether some lair and guards fit the budget under the rule (no dice rolled)."""
+    sig = _signature(theme)
+    slack_total = round(budget * XP_TOLERANCE)
+    for share in SHARES:
+        target = round(budget * share / 10) * 10
+        for lair in _lair_options(sig, target, rule):
+            rest = budget - _worth(sig, lair)
+            if rest > 0 and _guard_options(sig, rest, slack_total, rule):
+                return True
+    return False
+
+
 def compose_occupants(
-    theme: Theme, budget: int, rng: Rng
+    theme: Theme, budget: int, rng: Rng, rule: Rule = FREE
 ) -> tuple[list[tuple[Monster, int]], list[tuple[Monster, int]]]:
-    """Split the level's XP budget between the lair and the guards, within 10% in total.
-
-    The lair takes half to two thirds (it holds the leaders); the guards make up the rest.
-    """
-    sig = tuple((m.monster.xp, m.role) for m in theme.roster)
-    xp = [x for x, _ in sig]
-
-    def worth(group: Group) -> int:
-        return sum(xp[j] * n for j, n in group)
-
-    for share in rng.shuffle([0.5, 0.55, 0.6, 0.65]):
-        lair_target = round(budget * share / 10) * 10
-        slack = round(lair_target * XP_TOLERANCE)
-        lair_opts = _options(sig, lair_target, True, slack) or _options(
-            sig, lair_target, False, slack
-        )
+    """Split the level's XP budget between the lair and the guards, within 10% in total."""
+    sig = _signature(theme)
+    slack_total = round(budget * XP_TOLERANCE)
+    for share in rng.shuffle(list(SHARES)):
+        target = round(budget * share / 10) * 10
+        lair_opts = _lair_options(sig, target, rule)
         for i in rng.shuffle(list(range(len(lair_opts)))):
             lair = lair_opts[i]
-            rest = budget - worth(lair)
+            rest = budget - _worth(sig, lair)
             if rest <= 0:
                 continue
-            # Guards within 10% of the budget of what the lair left: the site's total then is
-            # within 10% of the budget too.
-            slack_total = round(budget * XP_TOLERANCE)
-            fits = [_options(sig, rest, leaders, slack_total) for leaders in (False, True)]
-            guard_opts = fits[0] or fits[1]
+            guard_opts = _guard_options(sig, rest, slack_total, rule)
             if guard_opts:
                 guards = rng.choice(guard_opts)
                 return (

@@ -20,6 +20,8 @@ Placement, so the loop plays well (our rule; the text leaves it open):
 
 from __future__ import annotations
 
+import re
+
 from generator.model.limits import MAX_LEVEL
 
 LOOP = 6
@@ -32,6 +34,11 @@ SECOND_WAY_MIN_ROOMS = 18
 MAX_HEADS = 20  # more monsters than this in one room stops being a room key
 ENCOUNTER_SHARE = 0.15  # a wandering group is worth about a sixth of the level's budget
 
+# Words by which a room's name promises treasure (docs/rooms.md: only a room with a hoard may).
+HOARD_WORDS = re.compile(
+    r"\b(hoards?|treasur\w*|vaults?|strongrooms?|reliquar\w*|coffers?|caches?)\b", re.I
+)
+
 # What this package's generators call themselves in `delve tables check`.
 BY = "the site generator"
 
@@ -39,6 +46,7 @@ __all__ = [
     "ARMS",
     "BY",
     "ENCOUNTER_SHARE",
+    "HOARD_WORDS",
     "LAIR_POS",
     "LOOP",
     "MAX_HEADS",
