@@ -241,9 +241,13 @@ class Composer:
             return words.sentence(tables.resolve(TYPES_TABLE, rt.entry, rng).text)
         phrase = ""
         if build:
-            builds = self._builds(build)
-            if builds.entries:
-                phrase = self.deck.text(BUILDS, rng, fitting=builds, strict=True).strip()
+            # Each phrase once a site: when the build's are spent, the room goes without.
+            chosen = self._fresh(BUILDS, self._builds(build), rng)
+            if chosen is not None:
+                static = chosen.template.static
+                phrase = (
+                    static if static is not None else tables.fill(BUILDS, chosen.template, rng)
+                ).strip()
         known = frozenset(
             k for k, v in (("form", rt.form), ("build", phrase), ("was", rt.was)) if v
         )
@@ -288,10 +292,9 @@ class Composer:
             n = max(n, 2)  # the level's commonest creatures, always several ('many')
         else:
             return ""
-        marks = self._marks(m.kind)
-        if not marks.entries:
+        entry = self._fresh(MARKS, self._marks(m.kind), rng)  # none twice in a site
+        if entry is None:
             return ""
-        entry = self.deck.entry(MARKS, rng, marks, strict=True)
         field_name = "one" if n == 1 else "many"
         tpl = entry.templates.get(field_name)
         if tpl is None:
@@ -299,6 +302,14 @@ class Composer:
         they = self._they(m, n)
         vars = {"they": they, "They": _capital(they), "their": "its" if n == 1 else "their"}
         return _capital(self.tables.fill(MARKS, tpl, rng, vars))
+
+    def _fresh(self, table_id: str, fitting: Pool, rng: Rng) -> Entry | None:
+        """An entry the site has not had yet, or None."""
+        used = self.deck.used.setdefault(table_id, set())
+        entry = fitting.pick(rng, used)
+        if entry is not None:
+            used.add(id(entry))
+        return entry
 
     def _they(self, m: Monster, n: int) -> str:
         master = self.theme.master
