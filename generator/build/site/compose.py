@@ -119,14 +119,19 @@ class Composer:
 
     def __post_init__(self) -> None:
         tables = self.tables
-        for need in NEEDS:
-            if tables.has(need.table):
-                needs.require(tables, need)
-        self.has = {t: tables.has(t) for t in (BUILDS, FRAMES, CONDITIONS, MARKS, NAMES)}
         cache = tables.derived.get("compose")
         if cache is None:
-            cache = tables.derived["compose"] = {}
+            # Once per TableSet: the tables checked against what the composer needs.
+            for need in NEEDS:
+                if tables.has(need.table):
+                    needs.require(tables, need)
+            cache = tables.derived["compose"] = {
+                "has": {t: tables.has(t) for t in (BUILDS, FRAMES, CONDITIONS, MARKS, NAMES)}
+            }
         self.cache: dict = cache  # type: ignore[type-arg]
+        self.has: dict[str, bool] = cache["has"]
+        theme = self.theme
+        self.types: dict[int, _Type] = cache.setdefault(("types", theme.key, theme.builds), {})
 
     # ---------------------------------------------------------------- what is read once
 
@@ -136,8 +141,7 @@ class Composer:
         return pool(self.tables, table_id, key, fits)
 
     def _type(self, rt: RoomType) -> _Type:
-        key = ("type", self.theme.key, self.theme.builds, id(rt.entry))
-        found = self.cache.get(key)
+        found = self.types.get(id(rt.entry))
         if found is None:
             # The builds it can have, the theme's where they agree, likeliest first.
             both = tuple(b for b in rt.builds if b in self.theme.builds)
@@ -147,11 +151,10 @@ class Composer:
             if rt.noun:
                 vars["noun"] = rt.noun
                 vars["Noun"] = _capital(rt.noun)
-            ruled_out = {k for d in rt.details for k in d.not_}
             blocked = frozenset(
-                k for k in ruled_out if sum(k not in d.not_ for d in rt.details) < MIN_DETAILS
+                k for k in rt.ruled if sum(k not in d.not_ for d in rt.details) < MIN_DETAILS
             )
-            found = self.cache[key] = _Type(options, weights, vars, blocked)
+            found = self.types[id(rt.entry)] = _Type(options, weights, vars, blocked)
         return found
 
     def _condition(self, e: Entry) -> _Condition:
@@ -167,11 +170,12 @@ class Composer:
             )
         return found
 
-    def _frames(self, known: frozenset[str]) -> Pool:
+    def _frames(self, build: bool, was: bool) -> Pool:
         """Frames naming exactly the parts the room has (a form, a build, what it was)."""
-        found = self.cache.get(("frames", known))
+        found = self.cache.get(("frames", build, was))
         if found is not None:
             return found
+        known = frozenset(("form",) + (("build",) if build else ()) + (("was",) if was else ()))
 
         def parts(e: Entry) -> frozenset[str]:
             return frozenset(v.lower() for v in _vars_of(e))
@@ -181,7 +185,7 @@ class Composer:
             found = self._pool(
                 FRAMES, ("within", known), lambda e: "form" in parts(e) and parts(e) <= known
             )
-        self.cache["frames", known] = found
+        self.cache["frames", build, was] = found
         return found
 
     def _conditions(
@@ -248,10 +252,7 @@ class Composer:
                 phrase = (
                     static if static is not None else tables.fill(BUILDS, chosen.template, rng)
                 ).strip()
-        known = frozenset(
-            k for k, v in (("form", rt.form), ("build", phrase), ("was", rt.was)) if v
-        )
-        frames = self._frames(known)
+        frames = self._frames(bool(phrase), bool(rt.was))
         if not frames.entries:
             return words.sentence(f"{rt.form} {phrase}".strip())
         entry = self.deck.entry(FRAMES, rng, frames, strict=True)
@@ -266,17 +267,22 @@ class Composer:
         want = 3 if rng.random() < THREE_DETAILS else 2
         used = self.details
 
-        def fresh(ds: tuple[Detail, ...]) -> list[Detail]:
-            ok = [d for d in ds if condition not in d.not_] if condition else list(ds)
+        def fresh(
+            ds: tuple[Detail, ...], ruled: frozenset[str]
+        ) -> list[Detail] | tuple[Detail, ...]:
+            # (Most conditions are ruled out by no detail: nothing to filter.)
+            ok = [d for d in ds if condition not in d.not_] if condition in ruled else ds
+            if not used:
+                return ok
             unused = [d for d in ok if id(d) not in used]
             return unused or ok
 
         chosen: list[tuple[Detail, str]] = []
         if self.theme.details and rng.random() < THEME_DETAIL:
-            theirs = fresh(self.theme.details)
+            theirs = fresh(self.theme.details, self.theme.ruled)
             if theirs:
                 chosen.append((rng.choice(theirs), THEMES_TABLE))
-        own = fresh(rt.details)
+        own = fresh(rt.details, rt.ruled)
         chosen[:0] = [(d, TYPES_TABLE) for d in rng.sample(own, min(want - len(chosen), len(own)))]
         for d, _ in chosen:
             used.add(id(d))

@@ -13,7 +13,6 @@ absent from <seed>/master, and the plan itself from <seed>/plan.
 from __future__ import annotations
 
 from generator import __version__
-from generator.build.monsters import bestiary
 from generator.build.site import connections as ways
 from generator.build.site.compose import Composer
 from generator.build.site.deck import Deck
@@ -92,8 +91,8 @@ def generate_site(
     wandering = encounters(tables, rng.child("encounters"), th, XP_PER_LEVEL * level, master, why)
     present = set(heads(all_rooms)) | {e.name for e in wandering}
     story, history_text = history(tables, hrng, th, what, who, why)
-    beasts = bestiary(tables)
-    used: dict[str, Monster] = {n: beasts.find(n) for n in sorted(present)}  # type: ignore[misc]
+    known = {m.monster.name: m.monster for m in th.roster} | stocker.monsters
+    used: dict[str, Monster] = {n: known[n] for n in sorted(present)}
     site = Site(
         seed=rng.address,
         level=level,

@@ -30,95 +30,85 @@ class Rule:
     alone: bool = False
     shun: frozenset[int] = frozenset()
 
-    def lair_ok(self, group: Group) -> bool:
-        if self.lead is not None:
-            first, count = group[0]
-            if first != self.lead or (self.alone and count != 1):
-                return False
-            return not any(i in self.shun for i, _ in group[1:])
-        return not any(i in self.shun for i, _ in group)
-
-    def guards_ok(self, group: Group) -> bool:
-        return not any(i in self.shun or i == self.lead for i, _ in group)
-
 
 FREE = Rule()
 
 
 @lru_cache(maxsize=65536)
 def _options(
-    roster: tuple[tuple[int, str], ...], target: int, lair: bool, slack: int
+    roster: tuple[tuple[int, str], ...],
+    target: int,
+    lair: bool,
+    lead: int | None = None,
+    alone: bool = False,
+    shun: frozenset[int] = frozenset(),
 ) -> tuple[Group, ...]:
-    """Compositions of one room's occupants worth `target` XP give or take `slack`.
+    """Compositions of one room's occupants worth `target` XP, within 10%.
 
     `roster` is ((xp, role), ...) so results can be cached. A room holds one kind of monster,
     or leaders (1-4) with followers of another kind no stronger than they are. The lair
-    prefers compositions led by a roster 'leader'; the guards prefer everyone else.
+    prefers compositions led by a roster 'leader'; the guards prefer everyone else. `lead`
+    names the one member who must lead (`alone`: just one of it), and no member of `shun`
+    takes part. (Written out flat: the guards of a level ask for a new target nearly every
+    time.)
     """
-    members = list(range(len(roster)))
-    leaders = [i for i in members if roster[i][1] == "leader"]
-    others = [i for i in members if roster[i][1] != "leader"] or members
-    heads = (leaders or members) if lair else others
+    members = range(len(roster))
+    if lead is not None:
+        heads = [lead]
+    else:
+        leaders = [i for i in members if roster[i][1] == "leader"]
+        others = [i for i in members if roster[i][1] != "leader"] or list(members)
+        heads = [i for i in ((leaders or list(members)) if lair else others) if i not in shun]
     xp = [x for x, _ in roster]
+    tolerance = target * XP_TOLERANCE
     out: list[Group] = []
     seen: set[Group] = set()
-
-    def add(group: Group) -> None:
-        total = sum(xp[i] * n for i, n in group)
-        count = sum(n for _, n in group)
-        if (
-            count <= MAX_HEADS
-            and abs(total - target) <= target * XP_TOLERANCE
-            and group not in seen
-        ):
-            seen.add(group)
-            out.append(group)
-
-    for lead in heads:
-        n = round(target / xp[lead])
+    for head in heads:
+        xl = xp[head]
+        n = round(target / xl)
         for count in (n - 1, n, n + 1):
-            if 1 <= count <= MAX_HEADS:
-                add(((lead, count),))
-        for n_lead in (1, 2, 3, 4):
-            rest = target - xp[lead] * n_lead
+            if 1 <= count <= (1 if alone else MAX_HEADS) and abs(xl * count - target) <= tolerance:
+                group: Group = ((head, count),)
+                if group not in seen:
+                    seen.add(group)
+                    out.append(group)
+        for n_lead in (1,) if alone else (1, 2, 3, 4):
+            rest = target - xl * n_lead
             if rest <= 0:
                 break
+            most = MAX_HEADS - n_lead
             for follower in members:
-                if follower == lead or xp[follower] > xp[lead]:
+                xf = xp[follower]
+                if follower == head or xf > xl or follower in shun:
                     continue
-                n = round(rest / xp[follower])
+                n = round(rest / xf)
                 for count in (n - 1, n, n + 1):
-                    if 2 <= count <= MAX_HEADS - n_lead:
-                        add(((lead, n_lead), (follower, count)))
+                    if 2 <= count <= most and abs(xl * n_lead + xf * count - target) <= tolerance:
+                        group = ((head, n_lead), (follower, count))
+                        if group not in seen:
+                            seen.add(group)
+                            out.append(group)
     return tuple(out)
 
 
-@lru_cache(maxsize=65536)
 def _lair_options(sig: tuple[tuple[int, str], ...], target: int, rule: Rule) -> tuple[Group, ...]:
-    slack = round(target * XP_TOLERANCE)
-    if rule.lead is not None:
-        # A lair led by one member: every composition it can lead, leaders' or not.
-        every = _options(sig, target, True, slack) + _options(sig, target, False, slack)
-        return tuple(g for g in dict.fromkeys(every) if rule.lair_ok(g))
-    found = tuple(g for g in _options(sig, target, True, slack) if rule.lair_ok(g))
-    return found or tuple(g for g in _options(sig, target, False, slack) if rule.lair_ok(g))
+    if rule.lead is not None:  # every composition it can lead, leaders' or not
+        return _options(sig, target, True, rule.lead, rule.alone, rule.shun)
+    return _options(sig, target, True, None, False, rule.shun) or _options(
+        sig, target, False, None, False, rule.shun
+    )
 
 
-@lru_cache(maxsize=65536)
-def _guard_options(
-    sig: tuple[tuple[int, str], ...], rest: int, slack: int, rule: Rule
-) -> tuple[Group, ...]:
-    # Guards within 10% of the budget of what the lair left: the level's total then is
-    # within 10% of the budget too.
-    for leaders in (False, True):
-        found = tuple(g for g in _options(sig, rest, leaders, slack) if rule.guards_ok(g))
-        if found:
-            return found
-    return ()
+def _guard_options(sig: tuple[tuple[int, str], ...], rest: int, rule: Rule) -> tuple[Group, ...]:
+    # Guards within 10% of what the lair left: the level's total is then within 10% too.
+    shun = rule.shun if rule.lead is None else rule.shun | {rule.lead}
+    return _options(sig, rest, False, None, False, shun) or _options(
+        sig, rest, True, None, False, shun
+    )
 
 
 def _signature(theme: Theme) -> tuple[tuple[int, str], ...]:
-    return tuple((m.monster.xp, m.role) for m in theme.roster)
+    return theme.signature
 
 
 def _worth(sig: tuple[tuple[int, str], ...], group: Group) -> int:
@@ -128,12 +118,11 @@ def _worth(sig: tuple[tuple[int, str], ...], group: Group) -> int:
 def can_compose(theme: Theme, budget: int, rule: Rule) -> bool:
     """Whether some lair and guards fit the budget under the rule (no dice rolled)."""
     sig = _signature(theme)
-    slack_total = round(budget * XP_TOLERANCE)
     for share in SHARES:
         target = round(budget * share / 10) * 10
         for lair in _lair_options(sig, target, rule):
             rest = budget - _worth(sig, lair)
-            if rest > 0 and _guard_options(sig, rest, slack_total, rule):
+            if rest > 0 and _guard_options(sig, rest, rule):
                 return True
     return False
 
@@ -143,16 +132,19 @@ def compose_occupants(
 ) -> tuple[list[tuple[Monster, int]], list[tuple[Monster, int]]]:
     """Split the level's XP budget between the lair and the guards, within 10% in total."""
     sig = _signature(theme)
-    slack_total = round(budget * XP_TOLERANCE)
     for share in rng.shuffle(list(SHARES)):
         target = round(budget * share / 10) * 10
         lair_opts = _lair_options(sig, target, rule)
-        for i in rng.shuffle(list(range(len(lair_opts)))):
-            lair = lair_opts[i]
+        # The options in a random order, drawn one at a time (the first usually serves).
+        order = list(range(len(lair_opts)))
+        for k in range(len(order)):
+            j = k + int(rng.random() * (len(order) - k))
+            order[k], order[j] = order[j], order[k]
+            lair = lair_opts[order[k]]
             rest = budget - _worth(sig, lair)
             if rest <= 0:
                 continue
-            guard_opts = _guard_options(sig, rest, slack_total, rule)
+            guard_opts = _guard_options(sig, rest, rule)
             if guard_opts:
                 guards = rng.choice(guard_opts)
                 return (

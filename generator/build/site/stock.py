@@ -7,20 +7,19 @@ the room types, which fix the plan, were dealt before (types.py).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from generator.build.site import activities
 from generator.build.site.compose import Composer
 from generator.build.site.deck import Deck
 from generator.build.site.master import MasterPlan, rule_for
-from generator.build.site.occupants import compose_occupants
+from generator.build.site.occupants import can_compose, compose_occupants
 from generator.build.site.rules import LOOP, TREASURE_PER_LEVEL, XP_PER_LEVEL
 from generator.build.site.themes import Theme, reinforced
 from generator.build.site.types import RoomType
 from generator.build.treasure import roll_hoard
 from generator.engine.rng import Rng
 from generator.engine.table import Rolled
-from generator.errors import DelveError
 from generator.model.monster import Monster
 from generator.model.site import Feature, MonsterGroup, Room, Trap
 
@@ -51,15 +50,21 @@ class Stocker:
     deck: Deck
     composer: Composer
     master: MasterPlan | None
+    monsters: dict[str, Monster] = field(default_factory=dict)  # everyone stocked, by name
 
     def occupants(
         self, rng: Rng, depth: int, budget: int
     ) -> tuple[list[tuple[Monster, int]], list[tuple[Monster, int]]]:
         rule = rule_for(self.theme, self.master, depth)
-        try:
-            return compose_occupants(self.theme, budget, rng, rule)
-        except DelveError:
-            return compose_occupants(reinforced(self.deck.tables, self.theme), budget, rng, rule)
+        tables = self.deck.tables
+        # A roster too weak for the level is reinforced (known once per budget and rule, so
+        # no level pays for a search that cannot succeed).
+        key = ("composes", self.theme.key, budget, rule)
+        fits = tables.derived.get(key)
+        if fits is None:
+            fits = tables.derived[key] = can_compose(self.theme, budget, rule)
+        theme = self.theme if fits else reinforced(tables, self.theme)
+        return compose_occupants(theme, budget, rng, rule)
 
     def level(
         self,
@@ -72,6 +77,8 @@ class Stocker:
         deck = self.deck
         tables = deck.tables
         lair, guards = self.occupants(rng, depth, XP_PER_LEVEL * party_level)
+        for m, _ in lair + guards:
+            self.monsters[m.name] = m
         holder = max((m for m, _ in lair), key=lambda m: m.bracket)
         treasure = TREASURE_PER_LEVEL * party_level
         lair_value = round(treasure * rng.choice((0.5, 0.6, 0.7)))

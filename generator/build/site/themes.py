@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cached_property
 
 from generator.build.monsters import bestiary
 from generator.build.site.rules import BY, HOARD_WORDS
@@ -68,15 +69,25 @@ class Theme:
     master: Master | None = None
     details: tuple[Detail, ...] = ()
 
-    @property
+    @cached_property
     def kinds(self) -> frozenset[str]:
         """The kinds of the whole roster (what its rooms should suit, whoever is rolled)."""
         return frozenset(m.monster.kind for m in self.roster)
 
-    @property
+    @cached_property
     def moods(self) -> tuple[str, ...]:
         """The mood's words ("hot, fiery and wealthy" -> hot, fiery, wealthy)."""
         return tuple(w for w in MOOD_WORD.findall(self.mood.lower()) if w != "and")
+
+    @cached_property
+    def ruled(self) -> frozenset[str]:
+        """Every condition one of its details cannot stand beside."""
+        return frozenset(k for d in self.details for k in d.not_)
+
+    @cached_property
+    def signature(self) -> tuple[tuple[int, str], ...]:
+        """((xp, role), ...) of the roster: what the occupants' options depend on."""
+        return tuple((m.monster.xp, m.role) for m in self.roster)
 
 
 def details_of(value: object, where: str, problems: list[str]) -> tuple[Detail, ...]:
@@ -102,7 +113,7 @@ def details_of(value: object, where: str, problems: list[str]) -> tuple[Detail, 
         except DelveError as err:
             problems.append(f"{where}: detail {i}: {err}")
             continue
-        if tpl.refs:
+        if tpl.static is None and tpl.refs:
             problems.append(f"{where}: detail {i}: a detail may hold dice, not {{@table}}")
             continue
         name = name.strip()
@@ -118,8 +129,7 @@ def _theme_problems(table: Table) -> list[str]:
         for e in table.entries
         if not re.fullmatch(r"[a-z0-9][a-z0-9_-]*", e["key"])
     ]
-    for e in table.entries:
-        details_of(e.get("details"), f"{needs.where(table, e.line)}: theme '{e['key']}'", problems)
+    for e in table.entries:  # (details are checked as themes() reads them)
         master = e.get("master")
         if master is not None and not (isinstance(master, dict) and master.get("monster")):
             problems.append(

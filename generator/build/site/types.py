@@ -28,6 +28,7 @@ from generator.engine import needs
 from generator.engine.rng import Rng
 from generator.engine.table import Entry, Table
 from generator.engine.tables import TableSet
+from generator.errors import TableError
 
 TYPES_TABLE = "site/room-types"
 ROOM_TYPES = needs.declare(
@@ -36,6 +37,9 @@ ROOM_TYPES = needs.declare(
     fields={"name": "str", "size": "str"},
     check=lambda tables, table: _type_problems(table),
 )
+# The fields alone, which a site checks at once; a type's details and lists are checked (with
+# the same words) when a site first uses the type, so one site pays for six types, not all.
+TYPE_FIELDS = needs.Need(TYPES_TABLE, BY, {"name": "str", "size": "str"})
 HOARD_ROLES = ("monsters_with_treasure", "hidden_treasure")
 MONSTER_ROLES = ("monsters_with_treasure", "monsters")
 ROLES = ("feature", "monsters_with_treasure", "monsters", "hidden_treasure")
@@ -55,37 +59,50 @@ class RoomType:
     details: tuple[Detail, ...]
     places: frozenset[str]
     hoard: bool
+    ruled: frozenset[str] = frozenset()  # conditions one of its details cannot stand beside
+
+
+def _entry_problems(table: Table, e: Entry, problems: list[str]) -> tuple[Detail, ...]:
+    where = f"{needs.where(table, e.line)}: room type {e.get('name')!r}"
+    details = details_of(e.get("details"), where, problems)
+    for name in ("builds", "for"):
+        value = e.get(name)
+        if value is not None and not all(isinstance(v, str) for v in value):
+            problems.append(f"{where}: {name} must be a list of words")
+    return details
 
 
 def _type_problems(table: Table) -> list[str]:
     problems: list[str] = []
     for e in table.entries:
-        where = f"{needs.where(table, e.line)}: room type {e.get('name')!r}"
-        details_of(e.get("details"), where, problems)
-        for name in ("builds", "for"):
-            value = e.get(name)
-            if value is not None and not all(isinstance(v, str) for v in value):
-                problems.append(f"{where}: {name} must be a list of words")
+        _entry_problems(table, e, problems)
     return problems
 
 
+def _is_hoard(e: Entry) -> bool:
+    return bool(e.get("hoard")) or bool(HOARD_WORDS.search(str(e.get("name") or "")))
+
+
 def room_type(tables: TableSet, entry: Entry) -> RoomType:
-    """The entry read for composition (once per TableSet; the table is checked when the
-    site's type pools are made)."""
+    """The entry read for composition, checked (once per TableSet)."""
     cache = tables.derived.setdefault("room-type", {})
     found = cache.get(id(entry))
     if found is None:
-        name = str(entry.get("name") or "Room")
+        problems: list[str] = []
+        details = _entry_problems(tables.get(TYPES_TABLE), entry, problems)
+        if problems:
+            raise TableError(problems)
         found = cache[id(entry)] = RoomType(
             entry=entry,
-            name=name,
+            name=str(entry.get("name") or "Room"),
             noun=str(entry.get("noun") or ""),
             form=str(entry.get("form") or ""),
             was=str(entry.get("was") or ""),
             builds=tuple(entry.get("builds") or ()),
-            details=details_of(entry.get("details"), "", []),
+            details=details,
             places=frozenset(entry.tags),
-            hoard=bool(entry.get("hoard")) or bool(HOARD_WORDS.search(name)),
+            hoard=_is_hoard(entry),
+            ruled=frozenset(k for d in details for k in d.not_),
         )
     return found
 
@@ -120,10 +137,10 @@ def _place_weight(e: Entry, theme: Theme) -> float:
     return w * e.weight
 
 
-def _role_weight(rt: RoomType, role: str, kinds: frozenset[str]) -> float:
-    if rt.hoard:
+def _role_weight(e: Entry, role: str, kinds: frozenset[str]) -> float:
+    if _is_hoard(e):
         return 1.5 if role in HOARD_ROLES else 0.0
-    suits = rt.entry.get("for") or ()
+    suits = e.get("for") or ()
     if role in MONSTER_ROLES and suits:
         return 3.0 if kinds & set(suits) else 0.3
     return 0.7 if suits else 1.0
@@ -143,15 +160,18 @@ def _theme_pools(tables: TableSet, theme: Theme) -> tuple[dict[str, Pool], dict[
     found = tables.derived.get(key)
     if found is not None:
         return found
-    needs.require(tables, ROOM_TYPES)
+    if "needs/room-type fields" not in tables.derived:
+        found_problems = needs.problems(tables, TYPE_FIELDS, tables.get(TYPES_TABLE))
+        if found_problems:
+            raise TableError(found_problems)
+        tables.derived["needs/room-type fields"] = True
     entries = tables.entries(TYPES_TABLE)
-    types = [room_type(tables, e) for e in entries]
     place_w = [_place_weight(e, theme) for e in entries]
     # A theme of places no type knows (a referee's "market") takes types from every place.
     if sum(1 for w in place_w if w > 0) < LOOP * 6:
         place_w = [e.weight for e in entries]
     by_place = {id(e): w for e, w in zip(entries, place_w, strict=True)}
-    role_w = {(role, id(rt.entry)): _role_weight(rt, role, kinds) for role in ROLES for rt in types}
+    role_w = {(role, id(e)): _role_weight(e, role, kinds) for role in ROLES for e in entries}
     theme_pools = {
         role: Pool.of(TYPES_TABLE, entries, lambda e, r=role: by_place[id(e)] * role_w[r, id(e)])
         for role in ROLES
