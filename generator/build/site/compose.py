@@ -102,7 +102,7 @@ class _Type:
     """What composition reads of a room type in one theme (once per theme and TableSet)."""
 
     builds: tuple[str, ...]  # the builds it can have here, likeliest first
-    weights: tuple[float, ...]
+    cumulative: tuple[float, ...]  # their weights, added up
     vars: dict[str, str]  # its name and noun, for names
     blocked: frozenset[str]  # conditions that would leave it fewer than two details
 
@@ -146,7 +146,8 @@ class Composer:
             # The builds it can have, the theme's where they agree, likeliest first.
             both = tuple(b for b in rt.builds if b in self.theme.builds)
             options = both or rt.builds or self.theme.builds[:1]
-            weights = tuple(float(len(options) - i + 1) for i in range(len(options)))
+            weights = [float(len(options) - i + 1) for i in range(len(options))]
+            cumulative = tuple(sum(weights[: i + 1]) for i in range(len(weights)))
             vars = {"Name": rt.name, "name": rt.name[:1].lower() + rt.name[1:]}
             if rt.noun:
                 vars["noun"] = rt.noun
@@ -154,7 +155,7 @@ class Composer:
             blocked = frozenset(
                 k for k in rt.ruled if sum(k not in d.not_ for d in rt.details) < MIN_DETAILS
             )
-            found = self.types[id(rt.entry)] = _Type(options, weights, vars, blocked)
+            found = self.types[id(rt.entry)] = _Type(options, cumulative, vars, blocked)
         return found
 
     def _condition(self, e: Entry) -> _Condition:
@@ -317,6 +318,16 @@ class Composer:
             used.add(id(entry))
         return entry
 
+    def _promises(self, entry: Entry) -> bool:
+        """Whether a name pattern's own words promise treasure (its vars are checked apart)."""
+        key = ("promises", id(entry))
+        found = self.cache.get(key)
+        if found is None:
+            parts = entry.template.parts or (entry.template.static or "",)
+            words_ = " ".join(p for p in parts if isinstance(p, str))
+            found = self.cache[key] = bool(HOARD_WORDS.search(words_))
+        return found
+
     def _they(self, m: Monster, n: int) -> str:
         master = self.theme.master
         if master is not None and n == 1 and m.name == master.monster.name:
@@ -336,7 +347,7 @@ class Composer:
         """(name, description) of a room of type `rt` holding `groups` (and a hoard)."""
         tables = self.tables
         info = self._type(rt)
-        build = rng.weighted(info.builds, info.weights) if info.builds else ""
+        build = info.builds[rng.weighted_index(info.cumulative)] if info.builds else ""
         sentences = [self._first(rng, rt, build)]
         kinds = frozenset(m.kind for m, _ in groups)
         conditions = self._conditions(rt, info, build, kinds, hoard)
@@ -389,8 +400,10 @@ class Composer:
         for _ in range(NAME_TRIES if names.entries else 0):
             entry = names.pick(rng, _NONE)
             assert entry is not None
+            if not hoard and self._promises(entry):
+                continue
             text = _capital(self.tables.fill(NAMES, entry.template, rng, vars).strip())
-            if not text or not (hoard or not HOARD_WORDS.search(text)):
+            if not text:
                 continue
             name = text
             if text not in self.names:
