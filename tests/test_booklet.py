@@ -52,12 +52,14 @@ def toc_entries(page_text: str) -> list[tuple[str, int]]:
 
 
 def heading_on(page_text: str, title: str) -> bool:
-    """Whether a line of the page is the heading `title` (a room's heading may end in a tag)."""
+    """Whether a line of the page is the heading `title` (a room's heading may end in a tag,
+    and a long room name wraps onto a second line)."""
     want = norm(title.replace(". ", " ", 1) if re.match(r"^\d+\. ", title) else title)
-    for line in page_text.splitlines():
-        got = norm(line)
-        if got == want or got.startswith(want + " "):
-            return True
+    lines = page_text.splitlines()
+    for i, line in enumerate(lines):
+        for got in (norm(line), norm(" ".join(lines[i : i + 2]))):
+            if got == want or got.startswith(want + " "):
+                return True
     return False
 
 

@@ -7,8 +7,9 @@ feature, a monster or a trap never moves a room (issue 10).
 
 What a type is weighed by:
 
-- its places: types sharing the theme's places, most of all its first, and made the way the
-  theme's rooms are made (its builds), so a dragon's lair gets caves and not a boathouse;
+- its places: types sharing the theme's places (the more of its own tags they are, the more so),
+  most of all its first, and made the way the theme's rooms are made (its builds), so a dragon's
+  lair gets caves and not a boathouse;
 - the room it goes to: hoard types (a treasury, a strongroom, a hoard chamber: `hoard: true`, or
   a name that says so) only to the lair and the hidden treasure; rooms holding monsters prefer
   types whose `for` suits the kinds on the theme's roster (the roster, not the monsters rolled,
@@ -127,13 +128,15 @@ def _place_weight(e: Entry, theme: Theme) -> float:
         shared = sum(1 for t in tags if t in places)
         if not shared:
             return 0.0
-        w = shared / len(tags) * (3.0 if places and places[0] in tags else 1.0)
+        # Squared, so a type half of another place (a boathouse is a cave, but a dock's
+        # cave) comes a quarter as often as one wholly of the theme's.
+        w = (shared / len(tags)) ** 2 * (3.0 if places and places[0] in tags else 1.0)
     builds = e.get("builds") or ()
     if theme.builds and builds:
         if theme.builds[0] in builds:
             w *= 2.0
         elif not set(builds) & set(theme.builds):
-            w *= 0.4
+            w *= 0.25
     return w * e.weight
 
 
