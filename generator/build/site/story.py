@@ -25,6 +25,7 @@ from generator.model.monster import Monster
 from generator.model.site import Encounter, Room
 
 HISTORY_PARTS = ("who", "what", "when", "where", "why", "how")
+RANK_ORDER = {"rank": 0, "guard": 1, "beast": 2, "leader": 3}
 
 
 def _pick(
@@ -132,8 +133,14 @@ def inhabitants(theme: Theme, rooms: list[Room], master_here: bool) -> tuple[str
     ashlings'. Only creatures in the rooms are named; the master only when it is there."""
     counts = heads(rooms)
     by_name = {m.monster.name: m.monster for m in theme.roster}
+    roles = {m.monster.name: m.role for m in theme.roster}
     master = theme.master.monster.name if theme.master else None
-    ranked = [n for n, _ in counts.most_common() if n != master and n in by_name]
+    # The ranks: the most numerous of the roster's ranks in the rooms, else its guards, its
+    # beasts, its leaders (the servants a history speaks of, not the rats in the walls).
+    ranked = sorted(
+        (n for n, _ in counts.most_common() if n != master and n in by_name),
+        key=lambda n: RANK_ORDER.get(roles[n], 1),
+    )
     if not ranked:
         ranked = [n for n, _ in counts.most_common()]
     ranks_name = ranked[0] if ranked else theme.roster[0].monster.name
