@@ -62,7 +62,10 @@ class Pool:
         if not entries:
             return None
         cumulative, total, random = self.cumulative, self.total, rng.random
-        for _ in range(TRIES):
+        e = entries[bisect_right(cumulative, random() * total)]
+        if id(e) not in used:  # (nearly always, the first time)
+            return e
+        for _ in range(TRIES - 1):
             e = entries[bisect_right(cumulative, random() * total)]
             if id(e) not in used:
                 return e
