@@ -202,8 +202,9 @@ def test_the_history_is_told_once(site, site_html):
     history = site_html[site_html.index('id="history"') : site_html.index('id="rooms"')]
     assert plain(history).count(norm(site.history_text)) == 1
     assert "<table" not in history  # the six answers are the story; no table repeating it
-    text = documents.render(site, "text")
-    assert norm(text).count(norm(site.history_text)) == 1
+    # The text key wraps lines at a word's own hyphens ("war-" / "beasts"): keep them.
+    text = documents.render(site, "text").replace("-\n", "- ")
+    assert norm(text).replace("- ", "-").count(norm(site.history_text)) == 1
 
 
 def test_treasure_prints_in_the_room_where_it_lies(site, site_html):

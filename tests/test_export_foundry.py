@@ -398,7 +398,15 @@ def test_level_scene_walls_doors_lights_and_notes_in_pixels(builtin_tables):
 def test_site_scenes_from_the_plan(run_cli, tmp_path, builtin_tables):
     from PIL import Image
 
-    folder = export(run_cli, tmp_path, "site", "--seed", "harrowdeep", "--rooms", "12")
+    # A site with a stuck or locked door or a hidden one on each of its two levels.
+    for seed in ("harrowdeep", *(f"scenes{i}" for i in range(40))):
+        site = generate_site(builtin_tables, Rng(f"{seed}@rooms=12"), rooms=12)
+        level_of = {r.id: r.level for r in site.rooms}
+        doors = ("locked_door", "hidden_door")
+        shut = {level_of[c.from_room] for c in site.connections if c.obstacle in doors}
+        if shut >= {1, 2}:
+            break
+    folder = export(run_cli, tmp_path, "site", "--seed", seed, "--rooms", "12")
     docs = validate_folder(folder)
     assert len(docs["Scene"]) == 2  # a scene per level
     for scene in docs["Scene"]:
@@ -415,7 +423,6 @@ def test_site_scenes_from_the_plan(run_cli, tmp_path, builtin_tables):
     # (a stuck or locked door shut and locked, a hidden door secret).
     from generator.plan.lights import source
 
-    site = generate_site(builtin_tables, Rng("harrowdeep@rooms=12"), rooms=12)
     for scene in docs["Scene"]:
         level = scene["flags"]["delve"]["level"]
         here = [r for r in site.rooms if r.level == level]

@@ -93,9 +93,9 @@ def test_the_readme_table_of_addresses_names_real_parts(run_cli):
         "saltmarch/hex/0103/lair": ("region", "Lair address: saltmarch/hex/0103/lair"),
         "saltmarch/hex/0303/site": ("site", "Address: saltmarch/hex/0303/site"),
         "saltmarch/hex/0103/lair/hoard": ("hoard", "Address: saltmarch/hex/0103/lair/hoard"),
-        "harrowdeep/level/1/room/3/hoard/weapon": (
+        "harrowdeep@level=5/level/1/room/4/hoard/weapon": (
             "weapon",
-            "Address: harrowdeep/level/1/room/3/hoard/weapon",
+            "Address: harrowdeep@level=5/level/1/room/4/hoard/weapon",
         ),
     }
     for address, (command, says) in wanted.items():

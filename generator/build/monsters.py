@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from generator.engine import needs, words
 from generator.engine.tables import TableSet
 from generator.errors import TableError
-from generator.model.monster import Monster
+from generator.model.monster import KINDS, Monster
 
 BRACKETS_TABLE = "monsters/brackets"
 BRACKETS = needs.declare(
@@ -34,6 +34,8 @@ BRACKETS = needs.declare(
     },
     values={"bracket": (1, 2, 3, 4, 5)},
 )
+# A monster's kind (docs/rooms.md): named in the table, or read from its tags.
+KIND = needs.declare("monsters/*", "the bestiary", values={"kind": KINDS})
 # FMC Basic, Monster Types: light (12), medium (14) and heavy (16) defense. A table's dc is one
 # of these: the defense of the monster's armour or hide, before any shield.
 ARMOUR_CLASSES = (12, 14, 16)
@@ -170,7 +172,7 @@ def bestiary(tables: TableSet) -> Bestiary:
     sources: dict[str, str] = {}
     seen: dict[str, str] = {}
     for table_id in monster_table_ids(tables):
-        table = tables.get(table_id)
+        table = needs.require(tables, KIND, table_id)
         for e in table.entries:
             where = f"{table.path}:{e.line}: table '{table_id}'"
             name = e.get("name")
@@ -217,6 +219,7 @@ def bestiary(tables: TableSet) -> Bestiary:
                     shield=shield,
                     tags=list(e.tags),
                     description=e.result,
+                    kind=e.get("kind") or "",
                 )
             )
     problems += [p for _, p in _clashes(tables)]

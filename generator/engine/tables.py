@@ -271,6 +271,21 @@ class TableSet:
         entry = rng.weighted(pool, [e.weight for e in pool])
         return self._rolled(table, entry, rng, vars)
 
+    def resolve(
+        self, table_id: str, entry: Entry, rng: Rng, vars: Mapping[str, str] | None = None
+    ) -> Rolled:
+        """An entry the caller chose (a deck, a filter) as if rolled: its text resolved."""
+        return self._rolled(self.get(table_id), entry, rng, vars)
+
+    def fill(
+        self, table_id: str, tpl: Template, rng: Rng, vars: Mapping[str, str] | None = None
+    ) -> str:
+        """A text compiled from inside one of the table's entries (an item of a list field),
+        its placeholders resolved as the table's own texts are."""
+        if tpl.static is not None:
+            return tpl.static
+        return self._render(tpl, rng, vars, self.get(table_id), 0)
+
     def _rolled(
         self, table: Table, entry: Entry, rng: Rng, vars: Mapping[str, str] | None
     ) -> Rolled:

@@ -8,6 +8,44 @@ from typing import Any
 from generator.model import doc
 
 BRACKET_NAMES = {1: "mook", 2: "grunt", 3: "elite", 4: "lieutenant", 5: "boss"}
+# What a monster is, for what it can be found doing and what it leaves behind (docs/rooms.md):
+# social (talks, plans, keeps things), beast, vermin, mindless (obeys or waits), undead (the
+# thinking dead), ooze, plant, construct, dragon, spirit.
+KINDS = (
+    "social",
+    "beast",
+    "vermin",
+    "mindless",
+    "undead",
+    "ooze",
+    "plant",
+    "construct",
+    "dragon",
+    "spirit",
+)
+
+
+def derive_kind(tags: list[str]) -> str:
+    """A monster's kind from its tags, for entries that do not name one. The order settles the
+    mixed cases: a crypt hound (undead, beast) hunts like a beast, an ashling (humanoid,
+    dragon) talks, and giants, fey and demons talk, plan and keep things."""
+    t = set(tags)
+    for tag, kind in (("ooze", "ooze"), ("construct", "construct"), ("plant", "plant")):
+        if tag in t:
+            return kind
+    if "undead" in t:
+        return "beast" if "beast" in t else "undead"
+    if "elemental" in t:
+        return "spirit"
+    if "humanoid" in t:
+        return "social"
+    if "vermin" in t:
+        return "vermin"
+    if "dragon" in t and "beast" not in t:
+        return "dragon"
+    if "beast" in t:
+        return "beast"
+    return "social"
 
 
 @dataclass
@@ -32,6 +70,11 @@ class Monster:
     shield: bool = False
     tags: list[str] = field(default_factory=list)
     description: str = ""
+    kind: str = ""  # one of KINDS; left out, it is read from the tags
+
+    def __post_init__(self) -> None:
+        if not self.kind:
+            self.kind = derive_kind(self.tags)
 
     @property
     def bracket_name(self) -> str:
@@ -62,4 +105,5 @@ class Monster:
             shield=f(data, "shield", bool, path, False),
             tags=doc.strings(data, "tags", path) if "tags" in data else [],
             description=f(data, "description", str, path, ""),
+            kind=doc.one_of(data, "kind", KINDS, path) if "kind" in data else "",
         )

@@ -145,6 +145,7 @@ class Room:
     feature: Feature | None = None
     entrance: bool = False
     seed: str = ""
+    type: str = ""  # the room type it was built as ("Wine cellar"), whatever its name now
     # The plan: its box on the level's grid (top-left square, size in 10-foot squares), its
     # shape ("" until planned), a cave's floor squares (relative to the box) and the entrance's
     # way in from outside (absolute squares, from the wall outwards).
@@ -164,6 +165,7 @@ class Room:
         return {
             "id": self.id,
             "name": self.name,
+            "type": self.type,
             "level": self.level,
             "contents": self.contents,
             "entrance": self.entrance,
@@ -203,6 +205,7 @@ class Room:
         return cls(
             id=f(data, "id", int, path),
             name=f(data, "name", str, path),
+            type=f(data, "type", str, path, ""),
             level=f(data, "level", int, path, 1),
             contents=doc.one_of(data, "contents", CONTENTS, path),
             description=f(data, "description", str, path, ""),
@@ -324,6 +327,29 @@ class Encounter:
 
 
 @dataclass
+class SiteMaster:
+    """The creature a theme is named for (docs/rooms.md): the lair it is in, or none and why."""
+
+    name: str  # the monster, as in the bestiary
+    title: str  # how the text calls it: "the dragon"
+    room: int | None  # the room holding it; None when it is not in the site
+    note: str = ""  # why it is not in the site (empty when it is)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "title": self.title, "room": self.room, "note": self.note}
+
+    @classmethod
+    def from_dict(cls, data: Any, path: str) -> SiteMaster:
+        f = doc.field
+        return cls(
+            name=f(data, "name", str, path),
+            title=f(data, "title", str, path, ""),
+            room=f(data, "room", int, path, None),
+            note=f(data, "note", str, path, ""),
+        )
+
+
+@dataclass
 class Site:
     seed: str
     level: int
@@ -340,6 +366,7 @@ class Site:
     system: str = "fmc"
     version: str = ""
     routes: list[Route] = field(default_factory=list)  # from generator.sim, when asked for
+    master: SiteMaster | None = None  # for a theme named for one creature
 
     kind = "site"
 
@@ -403,6 +430,7 @@ class Site:
             "ecosystem": self.ecosystem,
             "history": dict(self.history),
             "history_text": self.history_text,
+            "master": self.master.to_dict() if self.master else None,
             "rooms": [r.to_dict() for r in self.rooms],
             "connections": [c.to_dict() for c in self.connections],
             "encounters": [e.to_dict() for e in self.encounters],
@@ -420,6 +448,7 @@ class Site:
         for key in HISTORY_KEYS:
             doc.field(history, key, str, f"{path}.history")
         bestiary_raw = f(data, "bestiary", dict, path)
+        master = f(data, "master", dict, path, None)
         site = cls(
             seed=f(data, "seed", str, path),
             level=f(data, "level", int, path),
@@ -440,6 +469,7 @@ class Site:
             system=f(data, "system", str, path, "fmc"),
             version=f(data, "version", str, path, ""),
             routes=_routes(data, path),
+            master=SiteMaster.from_dict(master, f"{path}.master") if master is not None else None,
         )
         site.check(path)
         return site
@@ -484,3 +514,21 @@ class Site:
                     )
         if len(self.encounters) != 6:
             raise DocumentError(f"{path}.encounters: must hold six entries (a d6 table)")
+        self._check_master(f"{path}.master")
+
+    def _check_master(self, path: str) -> None:
+        """A master named in a room is in that room; one in no room says why."""
+        m = self.master
+        if m is None:
+            return
+        if m.room is None:
+            if not m.note.strip():
+                raise DocumentError(f"{path}.note: a master in no room needs a note saying why")
+            return
+        if m.room not in {r.id for r in self.rooms}:
+            raise DocumentError(f"{path}.room: no room {m.room}")
+        if not any(g.name == m.name for g in self.room(m.room).monsters):
+            raise DocumentError(
+                f"{path}.room: room {m.room} holds no {m.name!r} (move the master with its "
+                "room, or set room to null with a note)"
+            )

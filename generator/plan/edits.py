@@ -48,6 +48,26 @@ def fill_routes(site: Site, rng: Rng, path: str = "site") -> None:
         if r.entry:
             plans[r.level].entry[r.id] = r.entry
             plans[r.level].occupancy.add_path(r.entry)  # type: ignore[union-attr]
+    taken = {(rooms[c.from_room].level, *c.at) for c in site.connections if c.levels and c.at}
+    taken |= {(rooms[c.to_room].level, *c.to_at) for c in site.connections if c.levels and c.to_at}
+    # Ways between levels take their squares before the corridors are routed, clear of the
+    # doorways the document keeps; the corridors then keep their doors off those squares.
+    for c in ways:
+        frm, to = rooms[c.from_room], rooms[c.to_room]
+        if c.at is None and c.to_at is None:
+            # Rooms one over the other share a square: the way stands there, as planned.
+            used = {(x, y) for lv, x, y in taken if lv in (frm.level, to.level)}
+            near = doorways_of(plans[frm.level]) | doorways_of(plans[to.level])
+            square = stair_square(boxes[frm.id], boxes[to.id], used, near)
+            if square is not None:
+                c.at = c.to_at = square
+        c.at = c.at if c.at is not None else middle(boxes[frm.id])
+        c.to_at = c.to_at if c.to_at is not None else middle(boxes[to.id])
+        taken |= {(frm.level, *c.at), (to.level, *c.to_at)}
+    for level, x, y in taken:
+        occ = plans[level].occupancy
+        assert occ is not None
+        occ.no_door.update((x + dx, y + dy) for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)))
     for i in missing:
         c = site.connections[i]
         a, b = boxes[c.from_room], boxes[c.to_room]
@@ -67,6 +87,12 @@ def fill_routes(site: Site, rng: Rng, path: str = "site") -> None:
             if (squares is None or len(squares) < floor) and floor <= LONG_AT_MOST:
                 squares = long_path(a, b, i, boxes, occ, floor, squares) or squares
         squares = squares or search(a, b, occ, allow_cross=True)
+        if squares is None and occ.no_door:
+            # A room whose every wall square lies beside a way's square: a door there is
+            # better than no way at all (doors_off_stairs below moves what it can).
+            kept, occ.no_door = occ.no_door, set()
+            squares = search(a, b, occ) or search(a, b, occ, allow_cross=True)
+            occ.no_door = kept
         if squares is None:
             raise DocumentError(
                 f"{path}.connections[{i}]: no way from room {a.id} to room {b.id} that keeps "
@@ -81,21 +107,8 @@ def fill_routes(site: Site, rng: Rng, path: str = "site") -> None:
         way = way_in([r for r in site.rooms if r.level == entrance.level], plan)
         if way is not None:
             store_entrance([entrance], plan, way[0])
-    taken = {(rooms[c.from_room].level, *c.at) for c in site.connections if c.levels and c.at}
-    taken |= {(rooms[c.to_room].level, *c.to_at) for c in site.connections if c.levels and c.to_at}
     for c in ways:
         c.path, c.door = [], None
-        frm, to = rooms[c.from_room], rooms[c.to_room]
-        if c.at is None and c.to_at is None:
-            # Rooms one over the other share a square: the way stands there, as planned.
-            used = {(x, y) for lv, x, y in taken if lv in (frm.level, to.level)}
-            near = doorways_of(plans[frm.level]) | doorways_of(plans[to.level])
-            square = stair_square(boxes[frm.id], boxes[to.id], used, near)
-            if square is not None:
-                c.at = c.to_at = square
-        c.at = c.at if c.at is not None else middle(boxes[frm.id])
-        c.to_at = c.to_at if c.to_at is not None else middle(boxes[to.id])
-        taken |= {(frm.level, *c.at), (to.level, *c.to_at)}
     doors_off_stairs(site, set(missing))
 
 

@@ -165,14 +165,20 @@ def long_path(
     short: list[tuple[int, int]] | None,
 ) -> list[tuple[int, int]] | None:
     """A very long corridor of at least `floor` squares between two placed rooms: a loop out
-    of the same side of both (each side in turn), else the short way pushed out sideways."""
+    of the same side of both (each side in turn), else the short way pushed out sideways. Its
+    ends keep off the squares where no door may stand (occ.no_door)."""
+
+    def ends_ok(path: list[tuple[int, int]] | None) -> bool:
+        return path is not None and path[0] not in occ.no_door and path[-1] not in occ.no_door
+
     for side in DIRECTIONS:
         link = Link(a.id, b.id, index, "long_corridor", "h", side, side, outer=side)
         path = loop(link, boxes, math.ceil(floor), occ)
-        if path is not None:
+        if ends_ok(path):
             return path
     if short is not None:
-        return lengthen(short, math.ceil(floor), occ, a.id, b.id)
+        longer = lengthen(short, math.ceil(floor), occ, a.id, b.id)
+        return longer if ends_ok(longer) else None
     return None
 
 

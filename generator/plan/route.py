@@ -30,6 +30,9 @@ class Occupancy:
         self.near: dict[Cell, set[int]] = {}
         self.corridor: set[Cell] = set()
         self.beside: set[Cell] = set()  # next to a corridor square (8 ways)
+        # Squares outside a wall where no corridor may begin or end: the room square inside
+        # holds a way between levels (a stair in a doorway would block it).
+        self.no_door: set[Cell] = set()
         self.bounds = [0, 0, 0, 0]
         first = True
         for box in boxes:
@@ -194,7 +197,7 @@ def search(a: Box, b: Box, occ: Occupancy, allow_cross: bool = False) -> list[Ce
     for side in "nesw":
         for off in b.doors(side):
             cell = b.outside(side, off)
-            if occ.free(cell):
+            if occ.free(cell) and cell not in occ.no_door:
                 goals.add(cell)
     bx0, by0, bx1, by1 = occ.bounds
     area = (bx0 - MARGIN, by0 - MARGIN, bx1 + MARGIN, by1 + MARGIN)
@@ -280,7 +283,7 @@ def _cheapest(
         for off in a.doors(side):
             cell = a.outside(side, off)
             c = cost(cell)
-            if c is None or (start_clear and cell in corridor):
+            if c is None or (start_clear and cell in corridor) or cell in occ.no_door:
                 continue
             key = (cell, side)
             if c < best.get(key, 1 << 30):

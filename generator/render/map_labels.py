@@ -433,10 +433,18 @@ def entrance(geo: LevelGeometry, sizes: Sizes, placed: Placed) -> list[Primitive
     # The word beside the arrow's shaft (right or left of a vertical one, above or below a
     # level one), on whichever side is clear of everything placed and of the plan's floor.
     mx, my = (tail[0] + ex) / 2, (tail[1] + ey) / 2
-    if sx == 0:
-        spots = [(mx + 0.35, my), (mx - 0.35 - tw, my)]
-    else:
-        spots = [(mx - tw / 2, my - 0.25 - size * 0.45), (mx - tw / 2, my + 0.25 + size * 0.45)]
+    spots = []
+    # Beside the middle of the shaft first; then further out along it, where a label of the
+    # plan (a stair's "to level 2") is less likely to stand.
+    for along in (0.0, 1.3):
+        cx, cy = mx + sx * along, my + sy * along
+        if sx == 0:
+            spots += [(cx + 0.35, cy), (cx - 0.35 - tw, cy)]
+        else:
+            spots += [
+                (cx - tw / 2, cy - 0.25 - size * 0.45),
+                (cx - tw / 2, cy + 0.25 + size * 0.45),
+            ]
     boxes = [(left, mid - size * 0.5, left + tw, mid + size * 0.45) for left, mid in spots]
     floor = {c for r in geo.rooms for c in r.cells} | {c for p in geo.corridors for c in p}
     clear = [

@@ -23,6 +23,7 @@ from generator.render.context import system_for
 from generator.render.danger_text import cell, cell_head, danger_blocks
 from generator.render.recipe import rebuild_command
 from generator.render.rules_used import procedures
+from generator.render.site_key import doings
 from generator.systems import System
 
 STOCKING_NAMES = {
@@ -261,10 +262,8 @@ def _lair_blocks(
         )
     ]
     who = words.join([_group(monsters, g, xp, leader) for g in lair.monsters])
-    heads = sum(g.count for g in lair.monsters)
-    doing = words.agree(lair.monsters[0].activity, heads) if lair.monsters else ""
     total = f"; {lair.monster_xp:,} XP in all" if xp else ""
-    out.append(b.li(f"Monsters: {who}{total}. {'It' if heads == 1 else 'They'} {doing}."))
+    out.append(b.li(f"Monsters: {who}{total}. {doings(monsters, lair.monsters)}".strip()))
     out += danger_blocks(lair.danger, system)
     if lair.hoard:
         out.append(b.li(f"Treasure ({lair.hoard.value_cp:,} c.p.): {lair.hoard_place}"))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from generator.engine import words
 from generator.model.monster import Monster
-from generator.model.site import Connection, Room, Site
+from generator.model.site import Connection, MonsterGroup, Room, Site
 from generator.render import blocks as b
 from generator.render.context import system_for
 from generator.render.danger_text import cell, cell_head, danger_blocks, route_blocks
@@ -77,23 +77,48 @@ def group_name(site: Site, name: str, count: int) -> str:
     return f"{count} {plural(site, name, count)}"
 
 
+def subject(monsters: dict[str, Monster], name: str, count: int) -> str:
+    """'the ogre', 'the hoblins', 'Grisla the Hag' (a proper name): a group as a subject."""
+    m = monsters.get(name)
+    if m is not None and m.plural[:1].isupper():
+        return name if count == 1 else m.plural
+    return f"the {name.lower() if count == 1 else words.noun(count, name, m.plural if m else None)}"
+
+
+def doings(monsters: dict[str, Monster], groups: list[MonsterGroup]) -> str:
+    """What each group is doing, in its own words (the tables write them for one or for
+    several): 'They are asleep.' or 'The ogre is gnawing a bone; the hoblins are dicing.'"""
+    said = [(g, g.activity.strip().rstrip(".")) for g in groups if g.activity.strip()]
+    if not said:
+        return ""
+    if len(groups) == 1:
+        g, doing = said[0]
+        return f"{'It' if g.count == 1 else 'They'} {doing}."
+    parts = [f"{subject(monsters, g.name, g.count)} {doing}" for g, doing in said]
+    return words.capital("; ".join(parts)) + "."
+
+
 def occupants(site: Site, room: Room, system: System | None = None) -> str:
-    """'a weeping shade (XP 400) and 2 skeletons (XP 50 each), 500 XP in all. They are ...'"""
+    """'a weeping shade (XP 400) and 2 skeletons (XP 50 each); 500 XP in all. The weeping
+    shade is ...; the skeletons are ...'"""
     xp = rewards_in_xp(system)
     parts = []
     for g in room.monsters:
         each = f" (XP {g.xp_each:,}" + (" each)" if g.count > 1 else ")") if xp else ""
         parts.append(f"{group_name(site, g.name, g.count)}{each}")
-    heads = sum(g.count for g in room.monsters)
-    doing = room.monsters[0].activity.strip().rstrip(".")
     total = f"; {room.monster_xp:,} XP in all" if xp else ""
-    pronoun = "It" if heads == 1 else "They"
-    return f"{words.join(parts)}{total}. {pronoun} {words.agree(doing, heads)}."
+    return f"{words.join(parts)}{total}. {doings(site.bestiary, room.monsters)}".strip()
 
 
-def agree(single: bool, doing: str) -> str:
-    """Activity tables are written for groups ('are sleeping'); one monster 'is sleeping'."""
-    return words.agree(doing, 1 if single else 2)
+def master_line(site: Site) -> str:
+    """'Master: the dragon (Adult dragon), in room 4.' or why it is not in the site."""
+    m = site.master
+    assert m is not None
+    who = f"{m.title} ({m.name})" if m.title else m.name
+    if m.room is not None:
+        return f"Master: {who}, in room {m.room}."
+    note = "" if m.note.strip() in site.history_text else words.sentence(m.note)
+    return f"Master: {who}, not in the site. {note}".strip()
 
 
 def room_blocks(site: Site, room: Room, system: System | None = None) -> list[b.Block]:
@@ -171,7 +196,10 @@ def site_blocks(
     out.append(b.p(lead))
     if appendix:
         out.append(b.p(f"Rebuild: {rebuild_command(site, fmt, system)}"))
-    out += [b.h2("History"), b.p(site.history_text), b.p(system.reword(site.ecosystem))]
+    out += [b.h2("History"), b.p(site.history_text)]
+    if site.master is not None:
+        out.append(b.p(master_line(site)))
+    out.append(b.p(system.reword(site.ecosystem)))
     out.append(b.h2("Random encounters (d6)"))
     out.append(b.p(check_rule(system)))
     danger = any(e.danger for e in site.encounters)
@@ -183,7 +211,7 @@ def site_blocks(
                     str(e.roll),
                     words.capital(plural(site, e.name, 1 if e.count == "1" else 2)),
                     e.count,
-                    agree(e.count == "1", e.doing),
+                    e.doing,
                 ]
                 + ([cell(e.danger, system)] if danger else [])
                 for e in site.encounters

@@ -30,6 +30,7 @@ from dataclasses import dataclass, replace
 from generator.build.monsters import bestiary, brackets, rule_xp
 from generator.build.region.names import NameBook, person
 from generator.build.region.rules import FACTIONS, LAIR_UNIT, MAX_GROUP, XP_TOLERANCE
+from generator.build.site.activities import group_doings
 from generator.build.treasure import roll_hoard
 from generator.engine import words
 from generator.engine.hexes import Grid
@@ -96,7 +97,8 @@ def promoted(tables: TableSet, members: Monster, bracket: int, name: str, leads:
         hit_dice=b.hit_dice,
         description=(
             f"Leader of {leads}: {words.with_article(members.name.lower())} grown harder and "
-            f"cannier than the rest, with a {b.name.lower()}'s strength. {members.description}"
+            f"cannier than the rest, with {words.with_article(b.name.lower())}'s strength. "
+            f"{members.description}"
         ).strip(),
     )
 
@@ -212,11 +214,12 @@ def stock_hold(
     hex's own for a camp (whose description then says who camps there: the hex describes the
     landmark already)."""
     n = rng.choice(hold.counts)
-    doing = tables.roll("site/activities", rng).text
     leader, members = hold.leader, hold.members
+    # By each group's kind and head count: the leader alone, its members together.
+    doing, busy = group_doings(tables, rng, [(leader, 1), (members, n)])
     groups = [
         MonsterGroup(leader.name, 1, leader.xp, doing),
-        MonsterGroup(members.name, n, members.xp, doing),
+        MonsterGroup(members.name, n, members.xp, busy),
     ]
     holder = max((leader, members), key=lambda m: (m.bracket, m.xp))
     # FMC Basic, Treasure Hoards: a magic weapon's power die is its holders' damage die.

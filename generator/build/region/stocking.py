@@ -18,6 +18,7 @@ from generator.build.region.rules import (
 )
 from generator.build.region.tables import RegionTables
 from generator.build.site import generate_site
+from generator.build.site.activities import group_doings
 from generator.build.treasure import roll_hoard
 from generator.engine.hexes import (
     Grid,
@@ -163,8 +164,8 @@ def _lair(ctx: HexContext, i: int, rng: Rng) -> tuple[Lair, bool]:
     budget_roll = rng.die(6)
     budget = LAIR_UNIT * budget_roll
     group = _lair_group(ctx, ctx.terrain[i], budget, rng)
-    doing = tables.roll("site/activities", rng).text
-    monsters = [MonsterGroup(m.name, n, m.xp, doing) for m, n in group]
+    doings = group_doings(tables, rng, group)  # by each group's kind and head count
+    monsters = [MonsterGroup(m.name, n, m.xp, d) for (m, n), d in zip(group, doings, strict=True)]
     holder = max((m for m, _ in group), key=lambda m: (m.bracket, m.xp))
     # FMC Basic, Treasure Hoards: a magic weapon's power die is its holders' damage die.
     hoard = roll_hoard(tables, rng.child("hoard"), budget, ctx.levels[i], holder.damage)

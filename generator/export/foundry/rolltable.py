@@ -61,14 +61,14 @@ def site_encounters(
     site: Site, system: System, journal_id: str, monster_pages: dict[str, str]
 ) -> dict:
     """The site's d6 wandering monster table; each result links the monster's stat block."""
-    from generator.render.site_key import agree, check_rule, plural
+    from generator.render.site_key import check_rule, plural
 
     results = []
     for e in site.encounters:
         one = e.count == "1"
         who = e.name if one else plural(site, e.name, 2)
         link = monster_link(journal_id, monster_pages.get(e.name), who)
-        doing = escape_html(agree(one, e.doing))
+        doing = escape_html(e.doing)  # written for its count by the tables
         description = f"<p>{inline_roll(e.count)} {link}: {doing}.</p>"
         results.append(
             table_result(

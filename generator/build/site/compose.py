@@ -1,0 +1,416 @@
+"""A room's name and description, composed from the tables (docs/rooms.md).
+
+The description: a first sentence from a frame (site/rooms/frames) holding the type's form, a
+build phrase (site/rooms/builds) and what the room was for; two or three telling details from
+the type's and the theme's details (none a condition rules out); the room's condition now
+(site/rooms/conditions, fitting its place, its build and its occupants); and what its
+occupants have done to it (site/rooms/marks, by their kind, one or many). Python fills the
+tables' {$vars} and capitalises a sentence's first letter; all other grammar is in the tables.
+
+The name: a pattern of site/rooms/names whose every {$var} the room knows. A room that holds no
+hoard is never given a name that promises one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from generator.build.site.deck import Deck, Pool, pool
+from generator.build.site.rules import BY, HOARD_WORDS
+from generator.build.site.story import the
+from generator.build.site.themes import Detail, Theme
+from generator.build.site.types import TYPES_TABLE, RoomType
+from generator.engine import needs, words
+from generator.engine.rng import Rng
+from generator.engine.table import Entry, Table
+from generator.engine.tables import TableSet
+from generator.model.monster import Monster
+
+BUILDS = "site/rooms/builds"
+FRAMES = "site/rooms/frames"
+CONDITIONS = "site/rooms/conditions"
+MARKS = "site/rooms/marks"
+NAMES = "site/rooms/names"
+THEMES_TABLE = "site/themes"
+MIN_DETAILS = 2  # a room shows at least two details (when its type has them)
+THREE_DETAILS = 0.3  # ... and three rather than two this often
+THEME_DETAIL = 0.5  # ... and one of them is the theme's this often
+EMPTY_MARK = 0.3  # an empty room shows what the level's commonest creatures did there this often
+NAME_TRIES = 4  # patterns tried for a name no other room of the site has
+LOOTED = "looted"  # a room that holds a hoard is never looted
+FRAME_VARS = frozenset({"form", "Form", "build", "was"})
+NAME_VARS = frozenset({"Name", "name", "noun", "Noun", "adjective", "of", "owners", "they"})
+
+
+MARK_VARS = frozenset({"they", "They", "their"})
+
+
+def _vars_of(e: Entry, name: str = "result") -> frozenset[str]:
+    tpl = e.template if name == "result" else e.templates.get(name)
+    if tpl is None:
+        return frozenset()
+    return frozenset(p[1] for p in tpl.parts if isinstance(p, tuple) and p[0] == "var")
+
+
+def _only(
+    known: frozenset[str], what: str, fields: tuple[str, ...] = ("result",)
+) -> Callable[[TableSet, Table], list[str]]:
+    """A check that every entry's {$vars} are ones the composer fills."""
+
+    def check(tables: TableSet, table: Table) -> list[str]:
+        shown = ", ".join("{$" + v + "}" for v in sorted(known))
+        return [
+            f"{needs.where(table, e.line)}: {{${v}}} is not a {what} placeholder (use {shown})"
+            for e in table.entries
+            for f in fields
+            for v in sorted(_vars_of(e, f) - known)
+        ]
+
+    return check
+
+
+NEEDS = (
+    needs.declare(BUILDS, BY, fields={"key": "str"}),
+    needs.declare(FRAMES, BY, check=_only(FRAME_VARS, "frame")),
+    needs.declare(CONDITIONS, BY, fields={"key": "str"}),
+    needs.declare(
+        MARKS,
+        BY,
+        fields={"one": "str", "many": "str"},
+        check=_only(MARK_VARS, "mark", ("one", "many")),
+    ),
+    needs.declare(NAMES, BY, check=_only(NAME_VARS, "room name")),
+)
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:] if text[:1].islower() else text
+
+
+@dataclass(frozen=True)
+class _Condition:
+    """What composition reads of a condition entry (once per TableSet)."""
+
+    key: str
+    adjective: str  # "" when it has none, or when it promises treasure
+    name: str  # likewise
+
+
+@dataclass(frozen=True)
+class _Type:
+    """What composition reads of a room type in one theme (once per theme and TableSet)."""
+
+    builds: tuple[str, ...]  # the builds it can have here, likeliest first
+    cumulative: tuple[float, ...]  # their weights, added up
+    vars: dict[str, str]  # its name and noun, for names
+    blocked: frozenset[str]  # conditions that would leave it fewer than two details
+
+
+@dataclass
+class Composer:
+    """One site's composition: what its rooms have used, so no two read alike."""
+
+    tables: TableSet
+    theme: Theme
+    deck: Deck
+    names: set[str] = field(default_factory=set)
+    details: set[int] = field(default_factory=set)
+
+    def __post_init__(self) -> None:
+        tables = self.tables
+        cache = tables.derived.get("compose")
+        if cache is None:
+            # Once per TableSet: the tables checked against what the composer needs.
+            for need in NEEDS:
+                if tables.has(need.table):
+                    needs.require(tables, need)
+            cache = tables.derived["compose"] = {
+                "has": {t: tables.has(t) for t in (BUILDS, FRAMES, CONDITIONS, MARKS, NAMES)}
+            }
+        self.cache: dict = cache  # type: ignore[type-arg]
+        self.has: dict[str, bool] = cache["has"]
+        theme = self.theme
+        self.types: dict[int, _Type] = cache.setdefault(("types", theme.key, theme.builds), {})
+
+    # ---------------------------------------------------------------- what is read once
+
+    def _pool(self, table_id: str, key: object, fits: Callable[[Entry], bool]) -> Pool:
+        if not self.has[table_id]:
+            return EMPTY
+        return pool(self.tables, table_id, key, fits)
+
+    def _type(self, rt: RoomType) -> _Type:
+        found = self.types.get(id(rt.entry))
+        if found is None:
+            # The builds it can have, the theme's where they agree, likeliest first.
+            both = tuple(b for b in rt.builds if b in self.theme.builds)
+            options = both or rt.builds or self.theme.builds[:1]
+            weights = [float(len(options) - i + 1) for i in range(len(options))]
+            cumulative = tuple(sum(weights[: i + 1]) for i in range(len(weights)))
+            vars = {"Name": rt.name, "name": rt.name[:1].lower() + rt.name[1:]}
+            if rt.noun:
+                vars["noun"] = rt.noun
+                vars["Noun"] = _capital(rt.noun)
+            blocked = frozenset(
+                k for k in rt.ruled if sum(k not in d.not_ for d in rt.details) < MIN_DETAILS
+            )
+            found = self.types[id(rt.entry)] = _Type(options, cumulative, vars, blocked)
+        return found
+
+    def _condition(self, e: Entry) -> _Condition:
+        key = ("condition", id(e))
+        found = self.cache.get(key)
+        if found is None:
+            adjective = str(e.get("adjective") or "")
+            name = str(e.get("name") or "")
+            found = self.cache[key] = _Condition(
+                str(e.get("key", "")),
+                "" if HOARD_WORDS.search(adjective) else adjective,
+                "" if HOARD_WORDS.search(name) else name,
+            )
+        return found
+
+    def _frames(self, build: bool, was: bool) -> Pool:
+        """Frames naming exactly the parts the room has (a form, a build, what it was)."""
+        found = self.cache.get(("frames", build, was))
+        if found is not None:
+            return found
+        known = frozenset(("form",) + (("build",) if build else ()) + (("was",) if was else ()))
+
+        def parts(e: Entry) -> frozenset[str]:
+            return frozenset(v.lower() for v in _vars_of(e))
+
+        found = self._pool(FRAMES, ("exact", known), lambda e: parts(e) == known)
+        if not found:
+            found = self._pool(
+                FRAMES, ("within", known), lambda e: "form" in parts(e) and parts(e) <= known
+            )
+        self.cache["frames", build, was] = found
+        return found
+
+    def _conditions(
+        self, rt: RoomType, info: _Type, build: str, kinds: frozenset[str], hoard: bool
+    ) -> Pool:
+        """Conditions that can happen in its place and build, to its occupants, and leave it
+        two details (a burnt fungus grotto has nothing left to show)."""
+        key = ("conditions", rt.places, build, kinds, hoard, info.blocked)
+        found = self.cache.get(key)
+        if found is not None:
+            return found
+        places = rt.places | {build}
+        blocked = info.blocked
+
+        def fits(e: Entry) -> bool:
+            tags = e.tags
+            if tags and "any" not in tags and places.isdisjoint(tags):
+                return False
+            need = e.get("kinds")
+            if need and kinds.isdisjoint(need):
+                return False
+            condition = str(e.get("key", ""))
+            return condition not in blocked and not (hoard and condition.startswith(LOOTED))
+
+        found = self.cache[key] = self._pool(CONDITIONS, key[1:], fits)
+        return found
+
+    def _marks(self, kind: str) -> Pool:
+        found = self.cache.get(("marks", kind))
+        if found is None:
+            found = self.cache["marks", kind] = self._pool(
+                MARKS, ("kind", kind), lambda e: not e.tags or "any" in e.tags or kind in e.tags
+            )
+        return found
+
+    def _names(self, known: frozenset[str]) -> Pool:
+        found = self.cache.get(("names", known))
+        if found is None:
+            found = self.cache["names", known] = self._pool(
+                NAMES, ("known", known), lambda e: _vars_of(e) <= known
+            )
+        return found
+
+    def _builds(self, build: str) -> Pool:
+        found = self.cache.get(("builds", build))
+        if found is None:
+            found = self.cache["builds", build] = self._pool(
+                BUILDS, ("build", build), lambda e: e.get("key") == build
+            )
+        return found
+
+    # ---------------------------------------------------------------- parts
+
+    def _first(self, rng: Rng, rt: RoomType, build: str) -> str:
+        tables = self.tables
+        if not rt.form:  # a referee's type of the old kind: its result is the sentence
+            return words.sentence(tables.resolve(TYPES_TABLE, rt.entry, rng).text)
+        phrase = ""
+        if build:
+            # Each phrase once a site: when the build's are spent, the room goes without.
+            chosen = self._fresh(BUILDS, self._builds(build), rng)
+            if chosen is not None:
+                static = chosen.template.static
+                phrase = (
+                    static if static is not None else tables.fill(BUILDS, chosen.template, rng)
+                ).strip()
+        frames = self._frames(bool(phrase), bool(rt.was))
+        if not frames.entries:
+            return words.sentence(f"{rt.form} {phrase}".strip())
+        entry = self.deck.entry(FRAMES, rng, frames, strict=True)
+        vars = {"form": rt.form, "Form": _capital(rt.form), "build": phrase, "was": rt.was}
+        return _capital(tables.fill(FRAMES, entry.template, rng, vars))
+
+    def _details(self, rng: Rng, rt: RoomType, condition: str) -> list[tuple[Detail, str]]:
+        """Two or three details, the type's and now and then the theme's, none twice in the
+        site while there are others, none the room's condition rules out."""
+        if not rt.details:
+            return []
+        want = 3 if rng.random() < THREE_DETAILS else 2
+        used = self.details
+
+        def fresh(
+            ds: tuple[Detail, ...], ruled: frozenset[str]
+        ) -> list[Detail] | tuple[Detail, ...]:
+            # (Most conditions are ruled out by no detail: nothing to filter.)
+            ok = [d for d in ds if condition not in d.not_] if condition in ruled else ds
+            if not used:
+                return ok
+            unused = [d for d in ok if id(d) not in used]
+            return unused or ok
+
+        chosen: list[tuple[Detail, str]] = []
+        if self.theme.details and rng.random() < THEME_DETAIL:
+            theirs = fresh(self.theme.details, self.theme.ruled)
+            if theirs:
+                chosen.append((rng.choice(theirs), THEMES_TABLE))
+        own = fresh(rt.details, rt.ruled)
+        chosen[:0] = [(d, TYPES_TABLE) for d in rng.sample(own, min(want - len(chosen), len(own)))]
+        for d, _ in chosen:
+            used.add(id(d))
+        return chosen
+
+    def _mark(
+        self, rng: Rng, groups: list[tuple[Monster, int]], level: list[tuple[Monster, int]]
+    ) -> str:
+        if groups:
+            m, n = max(groups, key=lambda g: g[1])
+        elif level and rng.random() < EMPTY_MARK:
+            m, n = max(level, key=lambda g: g[1])
+            n = max(n, 2)  # the level's commonest creatures, always several ('many')
+        else:
+            return ""
+        entry = self._fresh(MARKS, self._marks(m.kind), rng)  # none twice in a site
+        if entry is None:
+            return ""
+        field_name = "one" if n == 1 else "many"
+        tpl = entry.templates.get(field_name)
+        if tpl is None:
+            return _capital(str(entry.get(field_name, "")))
+        they = self._they(m, n)
+        vars = {"they": they, "They": _capital(they), "their": "its" if n == 1 else "their"}
+        return _capital(self.tables.fill(MARKS, tpl, rng, vars))
+
+    def _fresh(self, table_id: str, fitting: Pool, rng: Rng) -> Entry | None:
+        """An entry the site has not had yet, or None."""
+        used = self.deck.used.setdefault(table_id, set())
+        entry = fitting.pick(rng, used)
+        if entry is not None:
+            used.add(id(entry))
+        return entry
+
+    def _promises(self, entry: Entry) -> bool:
+        """Whether a name pattern's own words promise treasure (its vars are checked apart)."""
+        key = ("promises", id(entry))
+        found = self.cache.get(key)
+        if found is None:
+            parts = entry.template.parts or (entry.template.static or "",)
+            words_ = " ".join(p for p in parts if isinstance(p, str))
+            found = self.cache[key] = bool(HOARD_WORDS.search(words_))
+        return found
+
+    def _they(self, m: Monster, n: int) -> str:
+        master = self.theme.master
+        if master is not None and n == 1 and m.name == master.monster.name:
+            return master.title
+        return the(m, n)
+
+    # ---------------------------------------------------------------- the room
+
+    def room(
+        self,
+        rng: Rng,
+        rt: RoomType,
+        groups: list[tuple[Monster, int]],
+        hoard: bool,
+        level: list[tuple[Monster, int]],
+    ) -> tuple[str, str]:
+        """(name, description) of a room of type `rt` holding `groups` (and a hoard)."""
+        tables = self.tables
+        info = self._type(rt)
+        build = info.builds[rng.weighted_index(info.cumulative)] if info.builds else ""
+        sentences = [self._first(rng, rt, build)]
+        kinds = frozenset(m.kind for m, _ in groups)
+        conditions = self._conditions(rt, info, build, kinds, hoard)
+        entry = (
+            self.deck.entry(CONDITIONS, rng, conditions, strict=True)
+            if conditions.entries
+            else None
+        )
+        condition = self._condition(entry) if entry is not None else None
+        details = self._details(rng, rt, condition.key if condition else "")
+        for d, table_id in details:
+            static = d.text.static
+            sentences.append(static if static is not None else tables.fill(table_id, d.text, rng))
+        if entry is not None:
+            static = entry.template.static
+            sentences.append(
+                static if static is not None else tables.resolve(CONDITIONS, entry, rng).text
+            )
+        mark = self._mark(rng, groups, level)
+        if mark:
+            sentences.append(mark)
+        description = " ".join(sentences)
+        return self._name(rng, info, groups, hoard, details, condition), description
+
+    def _name(
+        self,
+        rng: Rng,
+        info: _Type,
+        groups: list[tuple[Monster, int]],
+        hoard: bool,
+        details: list[tuple[Detail, str]],
+        condition: _Condition | None,
+    ) -> str:
+        vars = dict(info.vars)
+        tails = [d.name for d, _ in details if d.name and (hoard or not d.promises)]
+        if condition is not None:
+            if condition.adjective:
+                vars["adjective"] = condition.adjective
+            if condition.name:
+                tails.append(condition.name)
+        if tails:
+            vars["of"] = rng.choice(tails)
+        if groups:
+            m, n = groups[0]  # the room's first group leads it
+            they = self._they(m, n)
+            vars["they"] = they
+            vars["owners"] = they + ("'" if they.endswith("s") else "'s")
+        name = vars["Name"]
+        names = self._names(frozenset(vars))
+        for _ in range(NAME_TRIES if names.entries else 0):
+            entry = names.pick(rng, _NONE)
+            assert entry is not None
+            if not hoard and self._promises(entry):
+                continue
+            text = _capital(self.tables.fill(NAMES, entry.template, rng, vars).strip())
+            if not text:
+                continue
+            name = text
+            if text not in self.names:
+                break
+        self.names.add(name)
+        return name
+
+
+_NONE: frozenset[int] = frozenset()
+EMPTY = Pool("", (), ())
