@@ -10,20 +10,39 @@ from typing import Any
 from generator.engine.dice import Formula
 from generator.engine.rng import Rng
 from generator.engine.spans import MAX_LOOKUP, Span, SpanLookup, runs
-from generator.engine.texts import Template
+from generator.engine.texts import Template, entry_templates
 
 
 @dataclass
 class Entry:
-    """One line of a table: its result text, tags and structured fields."""
+    """One line of a table: its result text, tags and structured fields.
+
+    Its compiled texts may be given (a table just parsed and checked) or left None (a table
+    from the cache, already checked): they are compiled the first time they are read, so a
+    command pays only for the entries it rolls."""
 
     data: dict[str, Any]
     line: int
-    template: Template
-    templates: dict[str, Template]  # other text fields that hold placeholders
+    _template: Template | None
+    _templates: dict[str, Template] | None  # other text fields that hold placeholders
     weight: float = 1.0
     rolls: tuple[int, ...] = ()  # every roll it covers (tables whose die lists its odds)
     spans: tuple[Span, ...] = ()  # the same as runs (every die table)
+
+    def _compile(self) -> None:
+        self._template, self._templates = entry_templates(self.data)
+
+    @property
+    def template(self) -> Template:
+        if self._template is None:
+            self._compile()
+        return self._template  # type: ignore[return-value]
+
+    @property
+    def templates(self) -> dict[str, Template]:
+        if self._templates is None:
+            self._compile()
+        return self._templates  # type: ignore[return-value]
 
     @property
     def result(self) -> str:

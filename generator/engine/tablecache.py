@@ -85,13 +85,12 @@ def _plain(table: Any) -> dict[str, Any]:
 def _table(d: dict[str, Any]) -> Any:
     from generator.engine.dice import parse
     from generator.engine.table import Entry, Table
-    from generator.engine.texts import entry_templates
 
     entries = []
     for data, line, weight, spans in d["entries"]:
-        template, templates = entry_templates(data)
         runs = tuple((lo, hi) for lo, hi in spans)
-        entries.append(Entry(data, line, template, templates, weight, spans=runs))
+        # Texts compile when first read (Entry.template): the cache holds checked tables.
+        entries.append(Entry(data, line, None, None, weight, spans=runs))
     table = Table(
         id=d["id"],
         title=d["title"],

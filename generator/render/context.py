@@ -10,9 +10,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from generator.systems import System, get_system
+if TYPE_CHECKING:  # the systems load only when a render prints rules (not for JSON)
+    from generator.systems import System
 
 _SYSTEM: ContextVar[System | None] = ContextVar("delve_render_system", default=None)
 
@@ -31,6 +32,7 @@ def system_for(model: Any) -> System:
     if chosen is not None:
         return chosen
     from generator.engine.tables import TableSet
+    from generator.systems import get_system
 
     return get_system(TableSet.load(), getattr(model, "system", None) or None)
 
