@@ -5,9 +5,11 @@ from __future__ import annotations
 import contextlib
 import os
 import random
+import sys
 import tempfile
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
 import typer.rich_utils  # noqa: F401  (rich draws from global random on first import)
@@ -15,6 +17,10 @@ import typer.rich_utils  # noqa: F401  (rich draws from global random on first i
 import generator.cli
 from generator.cli.common import state
 from generator.engine.tables import TableSet
+
+# Helper modules beside the tests (foundry_docs.py) import by name in pytest's importlib mode too,
+# which CI uses and which puts no test folder on sys.path.
+sys.path.insert(0, str(Path(__file__).parent))
 
 # The suite keeps its own tables cache, so it neither reads nor fills the user's.
 os.environ["DELVE_CACHE_DIR"] = tempfile.mkdtemp(prefix="delve-test-cache-")

@@ -9,7 +9,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from test_export_foundry import export, validate_folder
+from foundry_docs import export, validate_folder
 
 
 @pytest.fixture
