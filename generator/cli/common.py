@@ -14,6 +14,7 @@ from generator.engine.rng import Rng, check_seed, random_seed
 from generator.engine.tables import TableSet
 from generator.errors import DelveError
 from generator.output import default_path, write_atomic
+from generator.render.recipe import DANGER_FORMATS  # one list: the rebuild commands read it
 
 if TYPE_CHECKING:
     from generator.systems import System
@@ -97,7 +98,6 @@ DangerOption = Annotated[
         "json only with --danger.",
     ),
 ]
-DANGER_FORMATS = ("text", "md", "html", "pdf")  # formats that show danger unless --no-danger
 
 
 def add_danger(model: Any, fmt: str, wanted: bool | None, system_key: str | None) -> None:

@@ -170,7 +170,7 @@ def site_blocks(
     )
     out.append(b.p(lead))
     if appendix:
-        out.append(b.p(f"Rebuild: {rebuild_command(site, fmt, system)}"))
+        out.append(b.command(f"Rebuild: {rebuild_command(site, fmt, system)}"))
     out += [b.h2("History"), b.p(site.history_text), b.p(system.reword(site.ecosystem))]
     out.append(b.h2("Random encounters (d6)"))
     out.append(b.p(check_rule(system)))
