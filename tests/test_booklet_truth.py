@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import html as htmllib
 import io
+import json
 import re
 import shlex
 from pathlib import Path
@@ -19,6 +20,7 @@ from generator.engine.tables import TableSet
 from generator.render import booklet, documents
 from generator.render.context import using_system
 from generator.render.rules_used import site_keys
+from generator.render.treasure_text import hoard_text, weapon_text
 from generator.systems import get_system
 
 SEED = "harrowdeep"
@@ -34,8 +36,11 @@ def pages(data: bytes) -> list[str]:
 
 
 def plain(markup: str) -> str:
-    """The text of some HTML; table cells are kept apart with '|' (a row's '1' is a die roll)."""
+    """The text of some HTML; table cells are kept apart with '|' (a row's '1' is a die roll),
+    inline tags leave no space ('saint</b>, 25' reads 'saint, 25')."""
+    markup = re.sub(r"<(style|script)\b.*?</\1>", " ", markup, flags=re.S)
     markup = re.sub(r"</t[dh]>", " | ", markup)
+    markup = re.sub(r"</?(b|i|em|strong|span|a|small|sup|sub|code)\b[^>]*>", "", markup)
     return norm(htmllib.unescape(re.sub(r"<[^>]+>", " ", markup)))
 
 
@@ -297,7 +302,13 @@ def test_passage_clues_print_in_every_format(tables, site):
 
 
 ARTICLE = re.compile(r"\b(an?|An?) ([A-Za-z][\w'-]*)")
+# Two marks where one belongs ("25 c.p..", "hoard,.", "door:;"); an abbreviation's full stop
+# before a comma is English ("3 g.p., 12 s.p."), an ellipsis is three.
+DOUBLED = re.compile(
+    r"(?<![.\s])\s?\.\s?\.(?!\s?\.)|[,;:]\s*[,;:.!?]|[!?]\s*[.,;:]|(?<![A-Za-z]\.[A-Za-z])\.\s*[,;:]"
+)
 BROKEN = [
+    (DOUBLED, "doubled punctuation"),
     (re.compile(r"\(\("), "double brackets"),
     (re.compile(r"\b1 [A-Za-z][\w' -]*? (are|have|were)\b"), "one of a kind with a plural verb"),
     (re.compile(r"\b1 (hit dice|levels|slots|hexes|days|rooms|sites)\b"), "1 with a plural"),
@@ -309,21 +320,36 @@ BROKEN = [
 def test_no_broken_words_in_any_format(tables, seed, system):
     site = address.build(tables, seed, "site", {"rooms": 12}).thing
     region = address.build(tables, seed, "region").thing
+    hoards = [r.hoard for r in site.rooms if r.hoard]
     with using_system(get_system(tables, system)):
+        chosen = get_system(tables, system)
         texts = [
             documents.render(site, "text"),
+            documents.render(site, "md"),
             plain(booklet.booklet_html(site, booklet.make_options())),
+            documents.render(region, "text"),
             documents.render(region, "md"),
             plain(booklet.booklet_html(region, booklet.make_options())),
+            *(hoard_text(h, chosen) for h in hoards),
+            *(weapon_text(i.weapon, chosen) for h in hoards for i in h.items if i.weapon),
         ]
+    _no_broken_words(texts)
+
+
+def _no_broken_words(texts: list[str]) -> None:
+    """No wrong article, doubled mark or broken count in any text. A plain-text table's row
+    ('1  Mounted raiders  2d6  are riding...') reads as prose once its columns are flattened:
+    the counts are checked on the prose alone."""
     for text in texts:
         flat = re.sub(r"\s+", " ", text)
+        prose = re.sub(r"\s+", " ", re.sub(r"(?m)^.*\S {2,}\S.*$", "", text))
         for found in ARTICLE.finditer(flat):
             said, word = found.group(1).lower(), found.group(2)
             assert said == words.article(word), flat[found.start() - 60 : found.end() + 60]
         for pattern, what in BROKEN:
-            found = pattern.search(flat)
-            assert found is None, (what, flat[max(0, found.start() - 60) : found.end() + 60])
+            read = flat if pattern is DOUBLED else prose
+            found = pattern.search(read)
+            assert found is None, (what, read[max(0, found.start() - 60) : found.end() + 60])
 
 
 def test_one_monster_is_and_several_are(tables, site):
@@ -351,3 +377,31 @@ def test_mono_draws_the_region_map_black_on_white(run_cli, tmp_path, region):
     out = tmp_path / "map.svg"
     assert run_cli("region", "--seed", SEED, "--mono", "-f", "svg", "-o", out).code == 0
     assert out.read_text(encoding="utf-8").lower() == mono
+
+
+def test_no_broken_words_in_the_pdfs_and_the_exports(run_cli, tmp_path, site, region_pdf):
+    """The PDFs (their text layer) and the folder exports (every note of a vault, every string
+    of the Foundry documents) hold no doubled marks or broken words either."""
+    texts = [" ".join(pages(booklet.booklet_pdf(site, booklet.make_options()))).replace("-\n", "")]
+    texts.append(" ".join(pages(region_pdf)))
+    for fmt in ("vault", "foundry"):
+        out = tmp_path / fmt
+        assert run_cli("site", "--seed", SEED, "--format", fmt, "-o", out).code == 0
+        for path in sorted(out.rglob("*")):
+            if path.suffix == ".md":  # the note without its front matter (`level: 1`)
+                texts.append(
+                    re.sub(r"\A---\n.*?\n---\n", "", path.read_text(encoding="utf-8"), flags=re.S)
+                )
+            elif path.suffix == ".json":
+                texts += [plain(t) for t in _strings(json.loads(path.read_text(encoding="utf-8")))]
+    _no_broken_words(texts)
+
+
+def _strings(data) -> list[str]:
+    if isinstance(data, str):
+        return [data]
+    if isinstance(data, dict):
+        data = list(data.values())
+    if isinstance(data, list):
+        return [s for item in data for s in _strings(item)]
+    return []

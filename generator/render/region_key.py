@@ -339,9 +339,9 @@ def region_blocks(region: Region, system: System | None = None, fmt: str = "text
     if not region.rivers and not region.ridges and not region.roads:
         out.append(b.p("No rivers, ridges or roads cross this small region."))
     elif region.roads:
-        out.append(
-            b.p(f"{words.count(roads, 'road')} and {words.count(trails, 'trail')} link the havens.")
-        )
+        ways = [words.count(n, kind) for n, kind in ((roads, "road"), (trails, "trail")) if n]
+        linked = words.verb(roads + trails, "links", "link")
+        out.append(b.p(f"{words.capital(words.join(ways))} {linked} the havens."))
     out.append(b.h2("Factions"))
     bases: dict[str, list[Faction]] = {}
     for fa in region.factions:

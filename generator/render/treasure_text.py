@@ -182,7 +182,8 @@ def item_phrase(item: Item, system: System | None = None) -> str:
         address = f" Address: {w.seed}." if w.seed else ""
         return (
             f"{w.name} ({hands} {w.form}, power die {w.power_die}, level {w.level}{bonus}). "
-            f"{w.description} Powers: {powers or 'none'}. Worth {worth(item.value_cp)}.{address}"
+            f"{w.description} Powers: {powers or 'none'}. "
+            f"Worth {words.stop(worth(item.value_cp))}{address}"
         )
     if item.quantity > 1:
         head = f"{item.quantity} x {item.name}, {worth(item.unit_cp)} each"
