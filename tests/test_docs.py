@@ -36,3 +36,17 @@ def test_the_readme_opens_with_the_two_commands():
     lines = [line for line in block.group(1).splitlines() if line.strip()]
     assert lines[0].startswith("pip install . && delve site --seed harrowdeep --format pdf")
     assert lines[1].startswith("pip install '.[test]' && pytest")
+
+
+def test_every_setting_the_readme_names_is_read():
+    """A DELVE_* variable the README names is read by the code or the tests that it says."""
+    root = Path(__file__).resolve().parent.parent
+    sources = "\n".join(
+        p.read_text(encoding="utf-8")
+        for folder in ("generator", "tests")
+        for p in (root / folder).rglob("*.py")
+        if p.name != "test_docs.py"
+    )
+    named = set(re.findall(r"\bDELVE_[A-Z_]+\b", README))
+    assert {"DELVE_TABLES", "DELVE_SWEEP_ALL", "DELVE_FUZZ_EXAMPLES"} <= named
+    assert sorted(n for n in named if f'"{n}"' not in sources) == []
