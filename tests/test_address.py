@@ -7,7 +7,10 @@ kind, whatever options its root was made with.
 
 from __future__ import annotations
 
+import html as htmllib
 import json
+import re
+import shlex
 from functools import cache
 
 import pytest
@@ -168,3 +171,43 @@ def test_count_children_carry_their_root_options(run_cli):
 def test_a_bad_option_value_is_one_line():
     with pytest.raises(DelveError, match="level=x"):
         address.build(_tables(), "harrowdeep@level=x", "site")
+
+
+@pytest.mark.parametrize(
+    ("wrong", "says"),
+    [
+        ("harrowdeep/level/2/room/1", "the site harrowdeep has 1 level, so no level 2"),
+        ("harrowdeep/level/1/room/9", "level 1 of harrowdeep has rooms 1 to 6, so no room 9"),
+        (
+            "harrowdeep/level/1/room/1/hoard",
+            "room 1 of level 1 holds no treasure (rooms 3 and 4 hold this level's)",
+        ),
+        ("harrowdeep/level/1/room/4/hoard/weapon", "room 4 of level 1 holds no magic weapon"),
+    ],
+)
+def test_an_address_of_nothing_says_what_is_there(run_cli, wrong, says):
+    """Issue 12: a room that is not there was 'no such part (its hoards are in its JSON)'."""
+    command = "hoard" if wrong.endswith("hoard") else "weapon" if "weapon" in wrong else "site"
+    res = run_cli(command, "--seed", wrong)
+    assert res.code == 1 and says in res.err and "JSON" not in res.err
+
+
+@pytest.mark.parametrize("fmt", ["text", "md", "html"])
+def test_a_rerolled_region_prints_an_address_that_gives_it_back(run_cli, tmp_path, fmt):
+    """Issue 12: a re-rolled region printed 'Address: saltmarch', which alone makes the region
+    before its re-rolls. Its address prints with them, and gives the region back."""
+    out = ["-o", tmp_path / "r.html"] if fmt == "html" else []
+    made = run_cli(
+        "region", "--seed", "twice", "--reroll", "0302", "--reroll", "0302", "-f", fmt, *out
+    )
+    assert made.code == 0, made.err
+    text = (tmp_path / "r.html").read_text() if out else made.out
+    if fmt == "html":
+        shown = re.search(r'<th>Address</th><td class="seed">(.*?)</td>', text).group(1)
+    else:
+        shown = re.search(r"Address: (.*?)\n\n", text, re.S).group(1)
+    words = shlex.split(htmllib.unescape(re.sub(r"\s+", " ", shown)))
+    assert words == ["twice", "--reroll", "0302", "--reroll", "0302"]
+    again = run_cli("region", "--seed", *words, "-f", "json")
+    rerolled = address.build(_tables(), "twice", "region", reroll=["0302", "0302"]).thing
+    assert json.loads(again.out)["hexes"] == rerolled.to_dict()["hexes"]

@@ -162,11 +162,14 @@ def test_pages_carry_numbers_and_running_heads(site, site_pages):
         assert norm(site.name) in norm(text)  # the running head names the booklet
 
 
-def test_summary_is_one_page_with_the_totals(site, site_pages):
-    last = norm(site_pages[-1])
-    assert "referee summary" in last
-    assert f"{site.monster_xp:,}" in last and f"{site.treasure_cp:,}" in last
-    assert f"{site.monster_xp + site.treasure_cp:,}" in last
+def test_the_summary_ends_the_booklet_with_the_totals(site, site_pages):
+    """The summary flows on from the treasure list (issue 12: no half-empty pages before it)
+    and ends the booklet; its pages hold the totals."""
+    after_the_contents = site_pages[1:]
+    start = next(i for i, page in enumerate(after_the_contents) if "referee summary" in norm(page))
+    summary = norm(" ".join(after_the_contents[start:]))
+    assert f"{site.monster_xp:,}" in summary and f"{site.treasure_cp:,}" in summary
+    assert f"{site.monster_xp + site.treasure_cp:,}" in summary
 
 
 def test_same_seed_same_pdf_bytes(site, site_pdf, monkeypatch):

@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import html as htmllib
 import io
+import json
 import re
 import shlex
+from dataclasses import dataclass
 from pathlib import Path
 
 import pypdf
@@ -18,7 +20,7 @@ from generator.engine import words
 from generator.engine.tables import TableSet
 from generator.render import booklet, documents
 from generator.render.context import using_system
-from generator.render.rules_used import site_keys
+from generator.render.treasure_text import hoard_text, weapon_text
 from generator.systems import get_system
 
 SEED = "harrowdeep"
@@ -34,8 +36,11 @@ def pages(data: bytes) -> list[str]:
 
 
 def plain(markup: str) -> str:
-    """The text of some HTML; table cells are kept apart with '|' (a row's '1' is a die roll)."""
+    """The text of some HTML; table cells are kept apart with '|' (a row's '1' is a die roll),
+    inline tags leave no space ('saint</b>, 25' reads 'saint, 25')."""
+    markup = re.sub(r"<(style|script)\b.*?</\1>", " ", markup, flags=re.S)
     markup = re.sub(r"</t[dh]>", " | ", markup)
+    markup = re.sub(r"</?(b|i|em|strong|span|a|small|sup|sub|code)\b[^>]*>", "", markup)
     return norm(htmllib.unescape(re.sub(r"<[^>]+>", " ", markup)))
 
 
@@ -224,10 +229,133 @@ def test_treasure_prints_in_the_room_where_it_lies(site, site_html):
         assert norm(room.hoard.seed) in listing
 
 
-def test_rules_summary_and_treasure_flow_instead_of_starting_pages(site_html):
-    for part in ("rules", "treasure", "summary"):
-        assert re.search(rf'<section class="part follows {part}"', site_html), part
-    assert not re.search(r"section\.summary\s*\{[^}]*break-before:\s*page", site_html)
+@dataclass
+class Page:
+    """A page's body text: its rows as pypdf lays them out on a grid of characters (blank rows
+    standing for blank space), the grid's width, and how low its text goes (0 at the top of the
+    body, 1 at the bottom), read from the baselines themselves. The running head and the page
+    number are left out."""
+
+    rows: list[str]
+    width: int
+    depth: float
+
+    def fill(self) -> float:
+        """How much of the page its text takes, its two halves measured apart and averaged: a
+        key whose last page fills one column of two is half full. The grid tells how far each
+        half goes against the other; the baselines, how far the longer goes."""
+        middle = self.width // 2
+        reach = []
+        for half in (slice(None, middle), slice(middle, None)):
+            used = [i for i, r in enumerate(self.rows) if r[half].strip()]
+            reach.append(used[-1] + 1 if used else 0)
+        if not max(reach):
+            return 0.0
+        return self.depth * (1 + min(reach) / max(reach)) / 2
+
+
+def pages_of(data: bytes) -> list[Page]:
+    reader = pypdf.PdfReader(io.BytesIO(data))
+    lows, grids = [], []
+    for page in reader.pages:
+        height = float(page.mediabox.height)
+        ys: list[float] = []
+
+        def visit(text, cm, tm, font, size, ys=ys, height=height):  # noqa: ANN001
+            if text.strip():
+                ys.append((tm[4] * cm[1] + tm[5] * cm[3] + cm[5]) / height)  # the baseline
+
+        page.extract_text(visitor_text=visit)
+        body = [y for y in ys if 0.06 < y < 0.935]  # not the running head or page number
+        lows.append((max(body), min(body)) if body else None)
+        rows = [r.rstrip() for r in page.extract_text(extraction_mode="layout").split("\n")]
+        written = [i for i, r in enumerate(rows) if r.strip()]
+        grid = rows[written[0] + 1 : written[-1]] if len(written) > 2 else []
+        grids.append((grid, max((len(r) for r in rows), default=0)))
+    top = max(hi for hi, _ in filter(None, lows[1:]))  # the cover aside
+    bottom = min(lo for _, lo in filter(None, lows[1:]))
+    return [
+        Page(grid, width, (top - low[1]) / (top - bottom) if low else 0.0)
+        for (grid, width), low in zip(grids, lows, strict=True)
+    ]
+
+
+def _squash(text: str) -> str:
+    return re.sub(r"\s+", "", text).lower()
+
+
+def _heading_at(pages: list[Page], heading: str) -> tuple[int, bool]:
+    """The page a part's heading is on, and whether it opens that page. A heading is a row that
+    says just that (with the rules system after it in brackets), not a row of the contents."""
+    for n, page in enumerate(pages):
+        for i, row in enumerate(page.rows):
+            if re.sub(r"\(.*\)$", "", _squash(row)) == _squash(heading):
+                return n, not any(r.strip() for r in page.rows[:i])
+    raise AssertionError(f"no heading {heading!r} in the PDF")
+
+
+def wasted_pages(
+    model, paper: str, parts: dict[str, str], full: float = 2 / 3, css: str = ""
+) -> list[str]:
+    """The parts (heading: the CSS selector of its section) that open a page while the page
+    before is less than `full` filled, and would have fitted on it: laid out again with the
+    part asked not to break before it, it starts part-way down a page. (A part's first block
+    that may not split, a d6 table or a row of stat blocks with its heading, can take half an
+    A5 page; a page that could not hold it is not wasted.) `css` is added to the booklet's."""
+    from generator.render.pdf import html_to_pdf
+
+    options = booklet.make_options(paper)
+    html = booklet.booklet_html(model, options, "pdf").replace("</style>", f"{css}</style>", 1)
+    pages = pages_of(html_to_pdf(html, options))
+    wasted = []
+    for heading, selector in parts.items():
+        n, opens = _heading_at(pages, heading)
+        if not opens or pages[n - 1].fill() >= full:
+            continue
+        held = f"{selector} {{ break-before: avoid !important; }}</style>"
+        again = pages_of(html_to_pdf(html.replace("</style>", held, 1), options))
+        if not _heading_at(again, heading)[1]:
+            fill = pages[n - 1].fill()
+            wasted.append(f"{heading}: page {n + 1} opens with it; page {n} is {fill:.0%} full")
+    return wasted
+
+
+SITE_PARTS = {
+    "Random encounters": "section.part.encounters",
+    "Monsters": "section.part.monsters",
+    "Rules at the table": "section.part.rules",
+    "Treasure": "section.part.treasure",
+    "Referee summary": "section.part.summary",
+}
+REGION_PARTS = {
+    "Travel and wandering": "section.part.travel",
+    "Hex key": "section.part.hex-key",
+    "Havens": "section.part.havens",
+    "Factions": "section.part.factions",
+    "Encounter tables": "section.part.encounters",
+}
+
+
+@pytest.mark.parametrize("paper", ["a4", "a5"])
+def test_the_site_booklet_flows_from_part_to_part(site, paper):
+    """Issue 12: half-empty rules and summary pages. Read from the PDF: the encounters, the
+    stat blocks, the rules, the treasure list and the summary open a page only when the page
+    before could not hold them."""
+    assert wasted_pages(site, paper, SITE_PARTS) == []
+
+
+@pytest.mark.parametrize("paper", ["a4", "a5"])
+def test_the_region_booklet_flows_from_part_to_part(region, paper):
+    """Issue 12's audit: the travel rules, the hex key, the havens, the factions and the
+    encounter tables each opened a page, one of them after a page 37% full. They flow now, and
+    the hex key's columns share its last page (one column filled left the other half empty)."""
+    assert wasted_pages(region, paper, REGION_PARTS) == []
+
+
+def test_a_part_forced_onto_a_new_page_is_found(site):
+    """The check above can fail: rules made to open a page of their own are caught."""
+    forced = "section.part.rules { break-before: page !important; }"
+    assert wasted_pages(site, "a4", SITE_PARTS, css=forced) != []
 
 
 def test_no_region_page_holds_only_the_totals(region, region_pdf):
@@ -250,20 +378,71 @@ def test_chapter_totals_open_the_chapter(region):
 # --------------------------------------------------------------------------- rules used
 
 
-@pytest.mark.parametrize("seed", [f"rules-{i}" for i in range(8)])
-def test_rules_at_the_table_are_the_ones_this_site_uses(tables, seed):
-    site = address.build(tables, seed, "site", {"rooms": 12}).thing
+# What a site calls for, derived here from the site itself and FMC Basic's rules, not from the
+# renderer's rules_used.py: every encounter may come to talk, blows or flight; underground the
+# wandering check, light and supplies; each kind of way and a trap to find; and each monster's
+# special ability as its own text says it (a gaze that turns to stone, a hit that lowers maximum
+# hit points, a cure each round, an area of effect, poison or venom).
+EVERY_SITE = {"roll", "surprise", "initiative", "morale", "reaction", "fatigue"}
+UNDERGROUND = {"wandering_site", "light", "consumables"}
+SPECIAL_WORDS = {
+    "petrify": r"stone|petrif",
+    "energy_drain": r"maximum hit points by half the damage",
+    "regeneration": r"\bcures?\b.*\b(each|every) round",
+    "breath": r"\bradius\b|\bcone\b|\bacross\b",
+    "poison": r"poison|venom",
+}
+
+
+def rules_this_site_calls_for(site) -> set[str]:
+    keys = EVERY_SITE | UNDERGROUND | {c.obstacle for c in site.connections} - {"none"}
+    traps = [r.trap for r in site.rooms if r.trap]
+    if traps:
+        keys.add("trap.find")
+    if any(
+        re.search(SPECIAL_WORDS["poison"], f"{t.effect} {t.description}".lower()) for t in traps
+    ):
+        keys.add("poison")
+    met = {g.name for r in site.rooms for g in r.monsters} | {e.name for e in site.encounters}
+    for name in met:
+        monster = site.bestiary[name]
+        keys |= {k for k, w in SPECIAL_WORDS.items() if re.search(w, monster.special.lower())}
+        if monster.damage_type == "poison":
+            keys.add("poison")
+    return keys
+
+
+def _printed_rules(system, page: str) -> set[str]:
+    return {key for key, text in system.procedures() if norm(text) in page}
+
+
+def test_rules_at_the_table_are_the_ones_each_theme_calls_for(tables):
+    """Issue 12: the rules page was the same in every site. A site of every theme prints the
+    rules its rooms, monsters and traps call for, and no others."""
+    system = get_system(tables, "fmc")
+    known = {key for key, _ in system.procedures()} - {"random_events"}
+    seen: set[str] = set()
+    with using_system(system):
+        for i, theme in enumerate(e["key"] for e in tables.entries("site/themes")):
+            site = address.build(tables, f"rules-{i}", "site", {"rooms": 12, "theme": theme}).thing
+            text = norm(documents.render(site, "text"))
+            page = text[text.index("rules at the table") : text.rindex("totals")]
+            wanted = rules_this_site_calls_for(site) & known
+            assert _printed_rules(system, page) == wanted, theme
+            seen |= wanted
+    # The themes call for every rule a site can need: each was checked printed and left out.
+    assert known - {"wandering_region"} <= seen, sorted(known - seen)
+
+
+@pytest.mark.parametrize("theme", ["salt-mine", "troll-lair", "spider-ruin", "ooze-aqueduct"])
+def test_the_booklet_prints_the_rules_the_site_calls_for(tables, theme):
+    site = address.build(tables, f"rules-{theme}", "site", {"rooms": 12, "theme": theme}).thing
     system = get_system(tables, "fmc")
     html = booklet.booklet_html(site, booklet.make_options())
     rules = plain(html[html.index('id="rules"') : html.index('id="treasure"')])
-    used = site_keys(site, system)
-    for key, text in system.procedures():
-        if key == "random_events":
-            continue
-        assert (norm(text) in rules) == (key in used), key
-    obstacles = {c.obstacle for c in site.connections}
-    assert ("locked_door" in used) == ("locked_door" in obstacles)
-    assert "wandering_region" not in used and "wandering_site" in used
+    wanted = rules_this_site_calls_for(site) & {k for k, _ in system.procedures()}
+    assert _printed_rules(system, rules) == wanted
+    assert "wandering_region" not in wanted
 
 
 def test_a_region_prints_its_travel_rule(tables, region):
@@ -298,7 +477,13 @@ def test_passage_clues_print_in_every_format(tables, site):
 
 
 ARTICLE = re.compile(r"\b(an?|An?) ([A-Za-z][\w'-]*)")
+# Two marks where one belongs ("25 c.p..", "hoard,.", "door:;"); an abbreviation's full stop
+# before a comma is English ("3 g.p., 12 s.p."), an ellipsis is three.
+DOUBLED = re.compile(
+    r"(?<![.\s])\s?\.\s?\.(?!\s?\.)|[,;:]\s*[,;:.!?]|[!?]\s*[.,;:]|(?<![A-Za-z]\.[A-Za-z])\.\s*[,;:]"
+)
 BROKEN = [
+    (DOUBLED, "doubled punctuation"),
     (re.compile(r"\(\("), "double brackets"),
     (re.compile(r"\b1 [A-Za-z][\w' -]*? (are|have|were)\b"), "one of a kind with a plural verb"),
     (re.compile(r"\b1 (hit dice|levels|slots|hexes|days|rooms|sites)\b"), "1 with a plural"),
@@ -310,21 +495,36 @@ BROKEN = [
 def test_no_broken_words_in_any_format(tables, seed, system):
     site = address.build(tables, seed, "site", {"rooms": 12}).thing
     region = address.build(tables, seed, "region").thing
+    hoards = [r.hoard for r in site.rooms if r.hoard]
     with using_system(get_system(tables, system)):
+        chosen = get_system(tables, system)
         texts = [
             documents.render(site, "text"),
+            documents.render(site, "md"),
             plain(booklet.booklet_html(site, booklet.make_options())),
+            documents.render(region, "text"),
             documents.render(region, "md"),
             plain(booklet.booklet_html(region, booklet.make_options())),
+            *(hoard_text(h, chosen) for h in hoards),
+            *(weapon_text(i.weapon, chosen) for h in hoards for i in h.items if i.weapon),
         ]
+    _no_broken_words(texts)
+
+
+def _no_broken_words(texts: list[str]) -> None:
+    """No wrong article, doubled mark or broken count in any text. A plain-text table's row
+    ('1  Mounted raiders  2d6  are riding...') reads as prose once its columns are flattened:
+    the counts are checked on the prose alone."""
     for text in texts:
         flat = re.sub(r"\s+", " ", text)
+        prose = re.sub(r"\s+", " ", re.sub(r"(?m)^.*\S {2,}\S.*$", "", text))
         for found in ARTICLE.finditer(flat):
             said, word = found.group(1).lower(), found.group(2)
             assert said == words.article(word), flat[found.start() - 60 : found.end() + 60]
         for pattern, what in BROKEN:
-            found = pattern.search(flat)
-            assert found is None, (what, flat[max(0, found.start() - 60) : found.end() + 60])
+            read = flat if pattern is DOUBLED else prose
+            found = pattern.search(read)
+            assert found is None, (what, read[max(0, found.start() - 60) : found.end() + 60])
 
 
 def test_one_monster_is_and_several_are(tables, site):
@@ -352,3 +552,31 @@ def test_mono_draws_the_region_map_black_on_white(run_cli, tmp_path, region):
     out = tmp_path / "map.svg"
     assert run_cli("region", "--seed", SEED, "--mono", "-f", "svg", "-o", out).code == 0
     assert out.read_text(encoding="utf-8").lower() == mono
+
+
+def test_no_broken_words_in_the_pdfs_and_the_exports(run_cli, tmp_path, site, region_pdf):
+    """The PDFs (their text layer) and the folder exports (every note of a vault, every string
+    of the Foundry documents) hold no doubled marks or broken words either."""
+    texts = [" ".join(pages(booklet.booklet_pdf(site, booklet.make_options()))).replace("-\n", "")]
+    texts.append(" ".join(pages(region_pdf)))
+    for fmt in ("vault", "foundry"):
+        out = tmp_path / fmt
+        assert run_cli("site", "--seed", SEED, "--format", fmt, "-o", out).code == 0
+        for path in sorted(out.rglob("*")):
+            if path.suffix == ".md":  # the note without its front matter (`level: 1`)
+                texts.append(
+                    re.sub(r"\A---\n.*?\n---\n", "", path.read_text(encoding="utf-8"), flags=re.S)
+                )
+            elif path.suffix == ".json":
+                texts += [plain(t) for t in _strings(json.loads(path.read_text(encoding="utf-8")))]
+    _no_broken_words(texts)
+
+
+def _strings(data) -> list[str]:
+    if isinstance(data, str):
+        return [data]
+    if isinstance(data, dict):
+        data = list(data.values())
+    if isinstance(data, list):
+        return [s for item in data for s in _strings(item)]
+    return []

@@ -8,8 +8,11 @@ bad reference).
 
 from __future__ import annotations
 
+import os
 import textwrap
 from pathlib import Path
+
+import pytest
 
 from generator.engine import needs
 
@@ -194,3 +197,124 @@ def test_a_faulty_entry_does_not_break_a_generators_own_check(run_cli, tmp_path)
     assert checked.code == 1 and "Traceback" not in checked.err
     assert "field 'worth_cp' must be int, not 'lots'" in checked.err
     assert "worth_cp must be at least 1, not 0" in checked.err
+
+
+# --------------------------------------------------------------------------- the change sweep
+#
+# Issue 12's audit changed every built-in table one way at a time and found 35 changes that
+# `tables check` passed and a command then failed on (a bracket worth 0 XP divided by zero). The
+# sweep is kept here: each change of a sample either is reported by `tables check` or makes a
+# site, a region, hoards and a weapon, with danger, in every rules system. The sample is small
+# enough for CI; DELVE_SWEEP_ALL=1 runs every change (about 850, some 20 minutes).
+
+BUILTIN = Path(__file__).resolve().parent.parent / "tables"
+# Read by the danger simulation, whose needs are declared beside it (generator/sim/): a change
+# to them is swept once the simulation declares what it needs of that table.
+SIM_TABLES = ("sim/party", "sim/tactics", "sim/verdicts", "character/classes", "equipment/armor")
+# The tables the audit caught breaking a command after passing the check: every change of these
+# is in the sample; of the rest, every STRIDE-th.
+ALWAYS = ("monsters/brackets", "systems/deadly-traps")
+STRIDE = 29
+# And the audit's other finds, and one of this sweep's own (a monster's armour no system knows).
+FOUND = (
+    ("monsters/examples", "hp=-1"),
+    ("monsters/examples", "damage=zzbogus"),
+    ("monsters/examples", "armor=zzbogus"),
+)
+
+
+def _changes(data: dict) -> list[tuple[str, dict]]:
+    """One table changed one way at a time: a field dropped, a text field set to nonsense, a
+    number field set to 0 or -1, all entries but one dropped, every result text emptied."""
+    import copy
+
+    out: list[tuple[str, dict]] = []
+    fields = data.get("fields") or {}
+    entries = data.get("entries") or []
+    for name, declared in fields.items():
+        base = str(declared).rstrip("?").split()[0]
+        changed = copy.deepcopy(data)
+        for e in changed["entries"]:
+            if isinstance(e, dict):
+                e.pop(name, None)
+        del changed["fields"][name]
+        if not changed["fields"]:
+            del changed["fields"]
+        out.append((f"without {name}", changed))
+        bad_values = {"str": ["zzbogus"], "int": [0, -1]}.get(base, [])
+        for bad in bad_values:
+            changed = copy.deepcopy(data)
+            for e in changed["entries"]:
+                if isinstance(e, dict) and name in e:
+                    e[name] = bad
+            out.append((f"{name}={bad}", changed))
+    if len(entries) > 1 and "die" not in data:
+        out.append(("one entry", {**copy.deepcopy(data), "entries": copy.deepcopy(entries[:1])}))
+    if any(isinstance(e, dict) and isinstance(e.get("result"), str) for e in entries):
+        changed = copy.deepcopy(data)
+        for e in changed["entries"]:
+            if isinstance(e, dict) and isinstance(e.get("result"), str):
+                e["result"] = ""
+        out.append(("empty results", changed))
+    return out
+
+
+def _sweep() -> list[tuple[str, str]]:
+    import yaml
+
+    every = []
+    for path in sorted(BUILTIN.rglob("*.yaml")):
+        table_id = path.relative_to(BUILTIN).with_suffix("").as_posix()
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        if isinstance(data, dict) and "entries" in data:
+            every += [(table_id, label) for label, _ in _changes(data)]
+    if os.environ.get("DELVE_SWEEP_ALL"):
+        return every
+    return [c for i, c in enumerate(every) if c[0] in ALWAYS or c in FOUND or i % STRIDE == 0]
+
+
+def _make_everything(folder: Path) -> None:
+    """What a referee makes from a folder that passed: sites and a region with danger, printed
+    in every rules system; hoards of three levels; a weapon."""
+    from generator.build import address
+    from generator.engine.tables import TableSet
+    from generator.render import documents
+    from generator.render.context import using_system
+    from generator.sim.danger import estimate_region, estimate_site
+    from generator.systems import get_system, system_keys
+
+    tables = TableSet.load([folder], use_env=False)
+    site = address.build(tables, "sweep", "site", {"rooms": 12}).thing
+    estimate_site(tables, site, trials=20)
+    region = address.build(tables, "sweep", "region", {"radius": 1}).thing
+    estimate_region(tables, region, trials=20)
+    for key in system_keys(tables):
+        with using_system(get_system(tables, key)):
+            documents.render(site, "text")
+            documents.render(region, "md")
+    for level in (1, 3, 6):
+        address.build(tables, f"sweep-{level}", "hoard", {"level": level})
+    address.build(tables, "sweep", "weapon", {"die": "d8"})
+
+
+@pytest.mark.parametrize(("table_id", "change"), _sweep())
+def test_every_change_tables_check_passes_makes_a_site_a_region_and_a_hoard(
+    run_cli, tmp_path, table_id, change
+):
+    import yaml
+
+    if table_id in SIM_TABLES and not any(n.matches(table_id) for n in needs.declared()):
+        pytest.skip(f"the simulation declares no needs of {table_id} yet")
+    data = yaml.safe_load((BUILTIN / f"{table_id}.yaml").read_text(encoding="utf-8"))
+    changed = dict(_changes(data))[change]
+    target = tmp_path / f"{table_id}.yaml"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(yaml.safe_dump(changed, sort_keys=False, allow_unicode=True))
+    checked = run_cli("tables", "check", tmp_path)
+    if checked.code != 0:
+        assert "Traceback" not in checked.err and "problem(s) found" in checked.err
+        return
+    try:
+        _make_everything(tmp_path)
+    except Exception as err:  # noqa: BLE001  (any failure here is the defect)
+        pytest.fail(f"`tables check` passed {table_id} ({change}), then: {err!r}")

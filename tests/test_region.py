@@ -404,7 +404,8 @@ def _text_pattern(template) -> tuple[re.Pattern[str], list]:
             regex.append(re.escape(part))
         else:
             assert part[0] == "dice", part  # encounter lines hold text and dice, nothing else
-            regex.append(r"(\d+)")
+            noun = f" (?:{re.escape(part[2])}|{re.escape(part[3])})" if part[2] else ""
+            regex.append(r"(\d+)" + noun)
             dice.append(part[1])
     return re.compile("".join(regex)), dice
 

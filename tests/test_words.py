@@ -152,3 +152,116 @@ def test_articles_for_the_words_the_issue_found() -> None:
     assert with_article("ossuary crypt") == "an ossuary crypt"
     assert with_article("usage die") == "a usage die"
     assert count(1, "hit die") == "1 hit die"
+
+
+# --------------------------------------------------------------------------- sentence ends
+
+
+@pytest.mark.parametrize(
+    ("text", "ends"),
+    [
+        ("A painted saint, 25 c.p.", True),  # the abbreviation's full stop serves
+        ("A scroll, 700 c.p. (7 g.p.)", False),  # a bracket closing an abbreviation does not
+        ("A ring (It is cursed.)", True),
+        ("A mark (half-erased)", False),
+        ('She says "Go."', True),
+        ("Run!", True),
+        ("a lamp", False),
+        ("", True),
+    ],
+)
+def test_a_sentence_ends_once(text: str, ends: bool) -> None:
+    from generator.engine.words import ends_sentence, stop
+
+    assert ends_sentence(text) is ends
+    assert stop(text) == (text if ends else text + ".")
+    assert ".." not in stop(text)
+
+
+# --------------------------------------------------------------------------- counted nouns
+
+
+def _every_roll(template) -> dict[int, str]:
+    """Each value each counted die of a compiled text can roll, with the words it prints."""
+    from generator.engine.texts import counted
+
+    out = {}
+    for part in template.parts:
+        if isinstance(part, tuple) and part[0] == "dice" and part[2]:
+            for n in part[1].distribution():
+                out[n] = counted(n, part[2], part[3])
+    return out
+
+
+def test_a_die_before_a_noun_names_both_forms_and_agrees() -> None:
+    """Issue 12: `{1d3} locks` printed "1 locks" one time in three."""
+    from generator.engine.texts import compile_template
+
+    assert _every_roll(compile_template("with {1d3 lock|locks} and one key missing")) == {
+        1: "1 lock",
+        2: "2 locks",
+        3: "3 locks",
+    }
+    silk = compile_template("{d2 + 1 bolt of silk|bolts of silk}")
+    assert set(_every_roll(silk).values()) == {"2 bolts of silk", "3 bolts of silk"}
+    geese = _every_roll(compile_template("{1d2 goose|geese} hiss"))
+    assert geese == {1: "1 goose", 2: "2 geese"}
+
+
+@pytest.mark.parametrize("bad", ["{1d3 lock|}", "{lock|locks}", "{1d3 |locks}", "{1d3 a|b|c}"])
+def test_a_counted_noun_written_wrong_is_one_line(bad: str) -> None:
+    from generator.engine.texts import compile_template
+    from generator.errors import DelveError
+
+    with pytest.raises(DelveError, match="bad counted noun .*write a die, the noun for one"):
+        compile_template(bad)
+
+
+def test_every_count_of_a_noun_in_the_tables_agrees(builtin_tables) -> None:
+    """Every built-in table entry that holds a die: a die followed by a word counts that word,
+    so it must name the word's two forms; and over every roll of its die the count and the noun
+    agree ('1 camel', '7 camels')."""
+    counted_dice = 0
+    for table_id in builtin_tables.ids():
+        for entry in builtin_tables.get(table_id).entries:
+            for name, tpl in [("result", entry.template), *entry.templates.items()]:
+                parts = list(tpl.parts)
+                for i, part in enumerate(parts):
+                    if not (isinstance(part, tuple) and part[0] == "dice"):
+                        continue
+                    after = parts[i + 1] if i + 1 < len(parts) else ""
+                    where = f"{table_id}:{entry.line} ({name})"
+                    if not part[2]:
+                        assert not (isinstance(after, str) and re.match(r"\s+[A-Za-z]", after)), (
+                            f"{where}: a die before a noun names both forms, {{1d3 lock|locks}}"
+                        )
+                        continue
+                    counted_dice += 1
+                    assert part[2] != part[3], where
+                    for n, said in _every_roll(tpl).items():
+                        assert said == f"{n} {part[2] if n == 1 else part[3]}", (where, said)
+    assert counted_dice >= 2  # the desert's camels and the plains' ox-wagons
+
+
+def test_the_readme_custom_table_never_prints_one_locks(run_cli, tmp_path) -> None:
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    block = re.search(r"```yaml\n(# my-tables/site/passages/locked-door.yaml.*?)```", readme, re.S)
+    assert block and "{1d3 lock|locks}" in block.group(1)
+    folder = tmp_path / "site" / "passages"
+    folder.mkdir(parents=True)
+    (folder / "locked-door.yaml").write_text(block.group(1))
+    said = run_cli(
+        "--tables",
+        tmp_path,
+        "tables",
+        "roll",
+        "site/passages/locked-door",
+        "--times",
+        "60",
+        "--seed",
+        "locks",
+    ).out
+    counts = set(re.findall(r"with (\d+ locks?)", said))
+    assert counts == {"1 lock", "2 locks", "3 locks"}, counts

@@ -14,7 +14,12 @@ if TYPE_CHECKING:
 def table_problems(tables: TableSet) -> list[str]:
     """Everything the generators need of these tables that is not so, all at once: each
     generator's declared needs (engine/needs.py), then what each reads across tables (a
-    theme's monsters in the bestiary, a biome's encounter tables...). `delve tables check`."""
+    theme's monsters in the bestiary, a biome's encounter tables...). `delve tables check`.
+
+    Every module that declares a need is imported first, the rules systems' and the danger
+    simulation's too: a need nobody imported is a need nobody checks."""
+    import generator.sim.danger  # noqa: F401  (the simulation's needs: party, tactics, verdicts)
+    import generator.systems.specials  # noqa: F401  (systems/deadly-traps)
     from generator.build import monsters, site, treasure
     from generator.build.region import tables as region
     from generator.engine import needs

@@ -404,8 +404,32 @@ def _missing(model: Any, kind: str, root: str, path: str) -> str:
         }.get(h.stocking, h.stocking)
         return f"{root}/{path}: hex {label} of {root} is {what} ({h.seed}); it holds no such part"
     if kind == "site":
-        return f"{root}/{path}: the site {root} has no such part (its hoards are in its JSON)"
+        return f"{root}/{path}: {_missing_in_site(model, root, path)}"
     return f"{root}/{path}: that hoard holds no magic weapon"
+
+
+def _missing_in_site(site: Any, root: str, path: str) -> str:
+    """What the site has where the address points at nothing: its levels, a level's rooms,
+    the rooms of a level that hold a hoard."""
+    from generator.engine import words
+
+    found = re.match(r"level/(\d+)/room/(\d+)(/hoard)?(/weapon)?$", path)
+    assert found is not None  # the grammar let nothing else through
+    depth, number = int(found.group(1)), int(found.group(2))
+    levels = max((r.level for r in site.rooms), default=0)
+    if not 1 <= depth <= levels:
+        return f"the site {root} has {words.count(levels, 'level')}, so no level {depth}"
+    rooms = {int(r.seed.rsplit("/", 1)[1]): r for r in site.rooms if r.level == depth}
+    room = rooms.get(number)
+    if room is None:
+        return f"level {depth} of {root} has rooms 1 to {len(rooms)}, so no room {number}"
+    if room.hoard is None:
+        held = [str(n) for n, r in sorted(rooms.items()) if r.hoard]
+        if not held:
+            return f"no room of level {depth} holds treasure"
+        where = f"rooms {words.join(held)} hold" if len(held) > 1 else f"room {held[0]} holds"
+        return f"room {number} of level {depth} holds no treasure ({where} this level's)"
+    return f"the hoard of room {number} of level {depth} holds no magic weapon"
 
 
 def _site_lair(region: Any, lair: Any) -> str:

@@ -13,13 +13,54 @@ so the model's `Monster.dc` is the number an attack roll must reach: 13, 15 or 1
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from generator.engine import needs, words
+from generator.engine.table import Table
 from generator.engine.tables import TableSet
 from generator.errors import TableError
 from generator.model.monster import KINDS, Monster
+from generator.model.treasure import POWER_DICE
 
 BRACKETS_TABLE = "monsters/brackets"
+# What a number of a monster may be and still make a site: the occupant budget divides by XP,
+# the fight needs hit points to lose (the simulation takes up to 10,000), and a lair's hoard takes
+# its holders' damage die as the power die of its magic weapon (FMC Basic, Treasure Hoards), so a
+# monster's damage is one of the brackets' dice.
+MAX_HP = 10_000
+MAX_ATTACK = 30
+
+
+def _stat_problems(where: str, name: str, e: Any) -> list[str]:
+    """What is wrong with the numbers a bracket or a monster gives (those it leaves out come
+    from its bracket)."""
+    out = []
+    xp, hp, attack, damage = (e.get(k) for k in ("xp", "hp", "attack", "damage"))
+    if isinstance(xp, int) and xp < 1:
+        out.append(f"{where}: {name}: xp must be at least 1, not {xp}")
+    if isinstance(hp, int) and not 1 <= hp <= MAX_HP:
+        out.append(f"{where}: {name}: hp must be 1 to {MAX_HP:,}, not {hp}")
+    if isinstance(attack, int) and not 0 <= attack <= MAX_ATTACK:
+        out.append(f"{where}: {name}: attack must be 0 to {MAX_ATTACK}, not {attack}")
+    if isinstance(damage, str) and damage.strip().lower() not in POWER_DICE:
+        out.append(
+            f"{where}: {name}: damage must be one of {', '.join(POWER_DICE)} (a bracket's "
+            f"damage die, which is also its hoard's power die), not {damage!r}"
+        )
+    hit_dice = e.get("hit_dice")
+    if isinstance(hit_dice, (int, float)) and not isinstance(hit_dice, bool) and hit_dice <= 0:
+        out.append(f"{where}: {name}: hit_dice must be more than 0, not {hit_dice}")
+    return out
+
+
+def _bracket_bounds(tables: TableSet, table: Table) -> list[str]:
+    return [
+        problem
+        for e in table.entries
+        for problem in _stat_problems(needs.where(table, e.line), f"bracket {e['bracket']}", e)
+    ]
+
+
 BRACKETS = needs.declare(
     BRACKETS_TABLE,
     "the bestiary",
@@ -33,6 +74,7 @@ BRACKETS = needs.declare(
         "hit_dice": "float",
     },
     values={"bracket": (1, 2, 3, 4, 5)},
+    check=_bracket_bounds,
 )
 # A monster's kind (docs/rooms.md): named in the table, or read from its tags.
 KIND = needs.declare("monsters/*", "the bestiary", values={"kind": KINDS})
@@ -70,7 +112,7 @@ def brackets(tables: TableSet) -> dict[int, Bracket]:
                 e["xp"],
                 e["hp"],
                 e["attack"],
-                e["damage"],
+                e["damage"].strip().lower(),
                 float(e["hit_dice"]),
             )
             for e in tables.entries(BRACKETS_TABLE)
@@ -191,6 +233,10 @@ def bestiary(tables: TableSet) -> Bestiary:
                     f"hide; shield: true adds a shield's +1), not {dc!r}"
                 )
                 continue
+            stats = _stat_problems(where, name, e)
+            if stats:
+                problems += stats
+                continue
             shield = bool(e.get("shield", False))
             dc += SHIELD_BONUS if shield else 0
             formidable = bool(e.get("formidable", False))
@@ -209,7 +255,7 @@ def bestiary(tables: TableSet) -> Bestiary:
                     hp=e.get("hp") or b.hp,
                     speed=e.get("speed") or '8"',
                     attack=e["attack"] if isinstance(e.get("attack"), int) else b.attack,
-                    damage=e.get("damage") or b.damage,
+                    damage=(e.get("damage") or b.damage).strip().lower(),
                     hit_dice=b.hit_dice,
                     formidable=formidable,
                     special=e.get("special") or "",

@@ -14,6 +14,7 @@ from generator.engine.rng import Rng, check_seed, random_seed
 from generator.engine.tables import TableSet
 from generator.errors import DelveError
 from generator.output import default_path, write_atomic
+from generator.render.recipe import DANGER_FORMATS  # one list: the rebuild commands read it
 
 if TYPE_CHECKING:
     from generator.systems import System
@@ -109,7 +110,6 @@ TrialsOption = Annotated[
     int | None,
     typer.Option("--trials", help="Simulated fights per danger estimate (1 to 1,000,000)."),
 ]
-DANGER_FORMATS = ("text", "md", "html", "pdf")  # formats that show danger unless --no-danger
 
 
 def load_party(spec: str | None, level: int | None = None) -> list | None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -144,12 +144,39 @@ def render(
 
     Example: delve render output/site-harrowdeep.json --format vault -o harrowdeep-notes
     """
+    from generator.render.recipe import from_document
+
     _check_map_options(fmt, players, dpi)
     model = documents.load(document)
     label = "region booklet" if model.kind == "region" else None
+    edited = None if _its_seed_makes(model) else document
     with booklet_session(paper, templates, out, fmt, progress_label=label, generates=False):
         add_danger(model, fmt, danger, system or model.system, party, trials)
-        _write(model, fmt, out, system, mono, players, dpi, force)
+        with from_document(edited):
+            _write(model, fmt, out, system, mono, players, dpi, force)
+
+
+def _its_seed_makes(model: Any) -> bool:
+    """Whether the document is what its address makes with these tables (danger and the
+    system it prints in aside: the printed command gives those). Only then may its cover and
+    key print the command that makes it from its seed; an edited document's print
+    `delve render FILE`."""
+    from generator.build import address
+    from generator.render.recipe import root_reroll_args
+
+    def plain(data: Any) -> Any:
+        if isinstance(data, dict):
+            return {k: plain(v) for k, v in data.items() if k not in ("danger", "routes", "system")}
+        if isinstance(data, list):
+            return [plain(v) for v in data]
+        return data
+
+    reroll = root_reroll_args(model)[1::2]  # the labels, once a re-roll
+    try:
+        again = address.build(tables(), model.seed, model.kind, reroll=reroll or None).thing
+    except DelveError:
+        return False
+    return plain(again.to_dict()) == plain(model.to_dict())
 
 
 def _check_map_options(fmt: str, players: bool, dpi: int | None) -> None:

@@ -130,6 +130,7 @@ def _system_problems(ts: TableSet) -> list[str]:
     """Every rules system loaded as a booklet would load it."""
     from generator.errors import DelveError
     from generator.systems import get_system, system_keys
+    from generator.systems.checks import bestiary_problems
 
     problems: list[str] = []
     try:
@@ -140,7 +141,7 @@ def _system_problems(ts: TableSet) -> list[str]:
         return [str(err)]
     for key in keys:
         try:
-            get_system(ts, key)
+            problems += bestiary_problems(get_system(ts, key))
         except TableError as err:
             problems += err.problems
         except DelveError as err:

@@ -17,7 +17,7 @@ from generator.engine.refs import MAX_DEPTH, check_references
 from generator.engine.rng import Rng
 from generator.engine.table import Entry, Rolled, Table
 from generator.engine.tableparse import FileParser, unknown_references
-from generator.engine.texts import Template
+from generator.engine.texts import Template, counted
 from generator.engine.yamlload import load_yaml
 from generator.errors import DelveError, TableError
 
@@ -326,7 +326,7 @@ class TableSet:
             if isinstance(part, str):
                 out.append(part)
             elif part[0] == "dice":
-                out.append(str(part[1].roll(rng)))
+                out.append(counted(part[1].roll(rng), part[2], part[3]))
             elif part[0] == "ref":
                 inner = self.tables[part[1]]
                 if depth >= MAX_DEPTH:

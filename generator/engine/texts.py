@@ -1,7 +1,9 @@
-"""Table texts: a result's `{2d6}`, `{@table/id}` and `{$name}` placeholders, compiled once.
+"""Table texts: a result's `{2d6}`, `{1d3 lock|locks}`, `{@table/id}` and `{$name}`
+placeholders, compiled once.
 
 A text is split into literal parts and placeholders when its table loads, so rolling it is a
-join (docs/tables.md, "Text").
+join (docs/tables.md, "Text"). A die before a noun carries the noun's two forms, so the count
+and the noun agree however the die falls: `{1d3 lock|locks}` prints "1 lock" or "3 locks".
 """
 
 from __future__ import annotations
@@ -11,7 +13,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from generator.engine.dice import parse
+from generator.engine import words
+from generator.engine.dice import Formula, parse
 from generator.errors import DelveError, DiceError
 
 ID_RE = re.compile(r"^[a-z0-9][a-z0-9_\-]*(/[a-z0-9][a-z0-9_\-]*)*$")
@@ -23,7 +26,9 @@ REF_SCAN = re.compile(r"\{@([^{}]*)\}")  # the references of a text that did not
 class Template:
     """Result text split into literal text and placeholders."""
 
-    parts: tuple[Any, ...]  # str | ("dice", Formula) | ("ref", id) | ("var", name)
+    # str | ("dice", Formula, one, many) | ("ref", id) | ("var", name); a die's `one` and
+    # `many` are the noun it counts (both "" for a bare number)
+    parts: tuple[Any, ...]
     static: str | None  # the whole text when it has no placeholders
 
     @property
@@ -63,18 +68,53 @@ def compile_template(text: str) -> Template:
                 if not name.isidentifier():
                     raise DelveError(f"bad placeholder {{${name}}}")
                 parts.append(("var", name))
+            elif "|" in inner:
+                parts.append(_counted(inner))
             else:
                 try:
-                    parts.append(("dice", parse(inner)))
+                    parts.append(("dice", parse(inner), "", ""))
                 except DiceError as err:
-                    shown = inner if len(inner) <= 40 else inner[:40] + "..."
-                    raise DelveError(f"bad inline dice {{{shown}}}: {err}") from None
+                    raise DelveError(f"bad inline dice {{{_cut(inner)}}}: {err}") from None
     buf.append(text[pos:])
     if buf and "".join(buf):
         parts.append("".join(buf))
     if all(isinstance(p, str) for p in parts):
         return Template((), "".join(parts))
     return Template(tuple(parts), None)
+
+
+def _cut(text: str) -> str:
+    return text if len(text) <= 40 else text[:40] + "..."
+
+
+def _counted(inner: str) -> tuple[str, Formula, str, str]:
+    """`1d3 lock|locks` (or `2d6+1 bolt of silk|bolts of silk`): a die, the noun for one, `|`,
+    the noun for more. The die is the longest run of words at the front that reads as dice."""
+    left, _, many = inner.partition("|")
+    front = left.split()
+    for cut in range(len(front) - 1, 0, -1):
+        try:
+            formula = parse(" ".join(front[:cut]))
+        except DiceError:
+            continue
+        one = " ".join(front[cut:])
+        if one and many.strip() and "|" not in many:
+            return ("dice", formula, one, " ".join(many.split()))
+        break
+    raise DelveError(
+        f"bad counted noun {{{_cut(inner)}}}: write a die, the noun for one, '|' and the noun "
+        "for more, as {1d3 lock|locks}"
+    )
+
+
+def counted(n: int, one: str, many: str) -> str:
+    """A rolled count with its noun agreeing: '1 lock', '3 locks'; the bare number without one."""
+    return words.count(n, one, many) if one else str(n)
+
+
+def as_written(part: tuple[str, Formula, str, str]) -> str:
+    """A die part as a referee reads it unrolled: '2d6', '1d3 locks' (the noun for more)."""
+    return f"{part[1]} {part[3]}" if part[2] else str(part[1])
 
 
 def entry_templates(

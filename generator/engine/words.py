@@ -134,12 +134,33 @@ def capital(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
+_ABBREVIATION_END = re.compile(r"\b[A-Za-z]\.[A-Za-z]\.$")  # c.p., g.p., e.g.
+
+
+def ends_sentence(text: str) -> bool:
+    """Whether the text already ends a sentence: a full stop (an abbreviation's serves: '25
+    c.p.'), '!' or '?', or one inside closing quotes or brackets ('(It is cursed.)'). A bracket
+    closing an abbreviation does not: '700 c.p. (7 g.p.)' takes a full stop after it."""
+    text = text.rstrip()
+    if not text or text[-1] in ".!?":
+        return True
+    if text[-1] not in "\"')":
+        return False
+    inner = text[:-1].rstrip()
+    if not inner or inner[-1] not in ".!?":
+        return False
+    return not (text[-1] == ")" and _ABBREVIATION_END.search(inner))
+
+
+def stop(text: str) -> str:
+    """The text ended with a full stop, unless it already ends a sentence."""
+    text = text.strip()
+    return text if ends_sentence(text) else text + "."
+
+
 def sentence(text: str) -> str:
     """A phrase as a sentence: capital first letter and a full stop if it has no end mark."""
-    text = text.strip()
-    if not text:
-        return ""
-    return capital(text) if text[-1] in ".!?\"')" else capital(text) + "."
+    return capital(stop(text))
 
 
 def join(words: list[str] | tuple[str, ...], last: str = "and") -> str:

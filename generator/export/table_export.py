@@ -33,7 +33,7 @@ from typing import Any
 from generator.engine.rng import Rng
 from generator.engine.table import Entry, Table
 from generator.engine.tables import TableSet
-from generator.engine.texts import Template
+from generator.engine.texts import Template, as_written, counted
 from generator.export.files import FolderWriter
 from generator.export.foundry.docs import dumps, roll_table, table_result
 from generator.export.foundry.rolltable import foundry_formula
@@ -108,7 +108,7 @@ def _plain(ts: TableSet, tpl: Template) -> str:
         if isinstance(part, str):
             parts.append(part)
         elif part[0] == "dice":
-            parts.append(str(part[1]))
+            parts.append(as_written(part))
         elif part[0] == "ref":
             title = ts.tables[part[1]].title if ts.has(part[1]) else part[1]
             parts.append(f"(roll on {title})")
@@ -177,7 +177,10 @@ class _Html:
                 out.append(escape_html(part))
             elif part[0] == "dice":
                 formula = foundry_formula(str(part[1]))
-                out.append(f"[[{formula}]]" if formula else str(part[1].roll(self.rng)))
+                if formula:  # Foundry rolls it at each draw: the noun for more, as written
+                    out.append(f"[[{formula}]]" + (f" {escape_html(part[3])}" if part[2] else ""))
+                else:
+                    out.append(escape_html(counted(part[1].roll(self.rng), part[2], part[3])))
             elif part[0] == "ref":
                 self.rolled.append(part[1])
                 rng = self.rng.child(str(len(self.rolled)))

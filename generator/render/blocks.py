@@ -18,6 +18,7 @@ class Block:
     text: str = ""
     rows: list[list[str]] | None = None  # for tables: the first row is the header
     depth: int = 0  # for list items: 1 is an item under the one before it
+    whole: bool = False  # a paragraph never wrapped in text (a command to copy back)
 
 
 def h1(text: str) -> Block:
@@ -34,6 +35,12 @@ def h3(text: str) -> Block:
 
 def p(text: str) -> Block:
     return Block("p", text)
+
+
+def command(text: str) -> Block:
+    """A paragraph holding a command, kept on one line in text: a command wrapped at a hyphen
+    ('--no-' / 'danger', 'bog-' / 'barrow') does not read back."""
+    return Block("p", text, whole=True)
 
 
 def li(text: str) -> Block:
@@ -92,7 +99,7 @@ def to_text(blocks: list[Block]) -> str:
         elif b.kind == "h3":
             out += [b.text, ""]
         elif b.kind == "p":
-            out += [textwrap.fill(b.text, WIDTH), ""]
+            out += [b.text if b.whole else textwrap.fill(b.text, WIDTH), ""]
         elif b.kind == "li":
             pad = "    " * b.depth
             out.append(

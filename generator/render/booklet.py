@@ -29,7 +29,7 @@ from typing import Any
 import typer
 
 from generator.errors import DelveError, TemplateError
-from generator.render.recipe import rebuild_args
+from generator.render.recipe import edited_document, rebuild_args, root_address
 
 BUILTIN_PREFIX = "!builtin/"
 TOP_TEMPLATES = {"site": "site.html.j2", "region": "region.html.j2"}
@@ -471,6 +471,8 @@ def _html(options: Options, model: Any, fmt: str) -> str:
     context["system_name"] = _system_namer(model)
     context.update(_rules_context(model, context))
     args = rebuild_args(model, fmt, context["rules"], options.paper.name, options.templates)
+    context["edited_document"] = edited_document()  # its cover says so; the command renders it
+    context["region_address"] = root_address(model)  # with a re-rolled region's --reroll
     # The command as one string, and word by word (a cover keeps each word whole on paper).
     context["rebuild"] = shlex.join(args)
     context["rebuild_words"] = [shlex.quote(a) for a in args]

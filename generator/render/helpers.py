@@ -13,8 +13,9 @@ from generator import __version__
 
 def stop(text: Any) -> str:
     """Table text ended with a full stop, unless it already ends a sentence."""
-    text = str(text).strip()
-    return text if not text or text[-1] in ".!?\"')" else text + "."
+    from generator.engine import words
+
+    return words.stop(str(text))
 
 
 def anchor(text: Any) -> str:

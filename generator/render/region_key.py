@@ -21,7 +21,7 @@ from generator.model.site import MonsterGroup
 from generator.render import blocks as b
 from generator.render.context import system_for
 from generator.render.danger_text import cell, cell_head, danger_blocks
-from generator.render.recipe import rebuild_command
+from generator.render.recipe import rebuild_command, root_address
 from generator.render.rules_used import procedures
 from generator.render.site_key import doings
 from generator.systems import System
@@ -307,13 +307,13 @@ def region_blocks(region: Region, system: System | None = None, fmt: str = "text
             f"{words.count(n, 'hex')} of {region.hex_miles} miles ({size}) around "
             f"{start.place}, the starting haven in hex {region.start}. Sites and lairs are stocked "
             f"for party level {region.level} nearby, one level more for every {step} (36 miles) "
-            f"from the start. Address: {region.seed}"
+            f"from the start. Address: {root_address(region)}"
         )
     )
     if region.reroll:
         again = words.join([f"{k} ({words.count(v, 'time')})" for k, v in region.reroll.items()])
         out.append(b.p(f"Re-rolled hexes: {again}."))
-    out.append(b.p(f"Rebuild: {rebuild_command(region, fmt, system)}"))
+    out.append(b.command(f"Rebuild: {rebuild_command(region, fmt, system)}"))
     out += [b.h2("Travel and encounters"), b.p(_check_rule(region))]
     out += [b.h2("Wandering"), b.p(WANDER_RULE)]
     out.append(
@@ -359,9 +359,9 @@ def region_blocks(region: Region, system: System | None = None, fmt: str = "text
     if not region.rivers and not region.ridges and not region.roads:
         out.append(b.p("No rivers, ridges or roads cross this small region."))
     elif region.roads:
-        out.append(
-            b.p(f"{words.count(roads, 'road')} and {words.count(trails, 'trail')} link the havens.")
-        )
+        ways = [words.count(n, kind) for n, kind in ((roads, "road"), (trails, "trail")) if n]
+        linked = words.verb(roads + trails, "links", "link")
+        out.append(b.p(f"{words.capital(words.join(ways))} {linked} the havens."))
     out.append(b.h2("Factions"))
     bases: dict[str, list[Faction]] = {}
     for fa in region.factions:

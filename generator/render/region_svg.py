@@ -355,11 +355,13 @@ def region_svg(
 
 def _titles(region: Region, window: Window | None) -> tuple[str, str]:
     """The map's title and the line under it."""
+    from generator.render.recipe import root_address
+
     n = len(region.hexes)
     if window is None:
         title = f"{region.name}: {words.count(n, 'hex')} of {region.hex_miles} miles"
         sub = (
-            f"Address {region.seed}; the starting haven is hex {region.start}; parties "
+            f"Address {root_address(region)}; the starting haven is hex {region.start}; parties "
             f"stocked from level {region.level}."
         )
         return title, sub

@@ -195,7 +195,7 @@ def site_blocks(
     )
     out.append(b.p(lead))
     if appendix:
-        out.append(b.p(f"Rebuild: {rebuild_command(site, fmt, system)}"))
+        out.append(b.command(f"Rebuild: {rebuild_command(site, fmt, system)}"))
     out += [b.h2("History"), b.p(site.history_text)]
     if site.master is not None:
         out.append(b.p(master_line(site)))

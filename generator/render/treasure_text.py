@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from generator.engine import words
 from generator.model.treasure import COINS_PER_SLOT, Coins, Hoard, Item, MagicWeapon
+from generator.render.recipe import rebuild_command
 
 if TYPE_CHECKING:
     from generator.systems import System
@@ -81,17 +82,17 @@ def weapon_lines(weapon: MagicWeapon, indent: str = "", system: System | None = 
     return lines
 
 
-def address_line(seed: str, command: str) -> str:
-    """'Address: X (delve hoard --seed X rebuilds it)': a part's address, and how it comes back."""
-    import shlex
-
-    return f"Address: {seed} (delve {command} --seed {shlex.quote(seed)} rebuilds it)"
+def address_line(thing: Hoard | MagicWeapon, command: str, system: System | None) -> str:
+    """'Address: X (delve hoard --seed X rebuilds it)': a part's address, and the command that
+    prints this text again (with the tables folders and the rules system it was printed with)."""
+    again = rebuild_command(thing, "text", system, command=command)
+    return f"Address: {thing.seed} ({again} rebuilds it)"
 
 
 def weapon_text(weapon: MagicWeapon, system: System | None = None) -> str:
     lines = weapon_lines(weapon, system=system)
     if weapon.seed:
-        lines += _wrap(address_line(weapon.seed, "weapon"), "  ")
+        lines += _wrap(address_line(weapon, "weapon", system), "  ")
     return "\n".join(lines) + "\n"
 
 
@@ -164,7 +165,7 @@ def hoard_text(hoard: Hoard, system: System | None = None) -> str:
     lines = hoard_lines(hoard, system=system)
     lines += _wrap(f"Rolled for level {hoard.level}, holders' damage die {hoard.holder_die}.", "")
     if hoard.seed:
-        lines += _wrap(address_line(hoard.seed, "hoard"), "")
+        lines += _wrap(address_line(hoard, "hoard", system), "")
     return "\n".join(lines) + "\n"
 
 
@@ -181,7 +182,8 @@ def item_phrase(item: Item, system: System | None = None) -> str:
         address = f" Address: {w.seed}." if w.seed else ""
         return (
             f"{w.name} ({hands} {w.form}, power die {w.power_die}, level {w.level}{bonus}). "
-            f"{w.description} Powers: {powers or 'none'}. Worth {worth(item.value_cp)}.{address}"
+            f"{w.description} Powers: {powers or 'none'}. "
+            f"Worth {words.stop(worth(item.value_cp))}{address}"
         )
     if item.quantity > 1:
         head = f"{item.quantity} x {item.name}, {worth(item.unit_cp)} each"

@@ -16,6 +16,7 @@ from generator.systems.fill import placeholders, where
 from generator.systems.spec import BASE_VARS
 
 if TYPE_CHECKING:
+    from generator.systems.core import System
     from generator.systems.hooks import Hook
 
 
@@ -119,4 +120,25 @@ def placeholder_problems(
     if resist is not None:
         for e in resist.entries:
             check(e.template, resist, e.line)
+    return problems
+
+
+def bestiary_problems(system: System) -> list[str]:
+    """Every monster of the bestiary set in this system's stat block, as a booklet would: a
+    lookup with no row for a monster's armour, die or class is then found by `tables check`
+    rather than by the booklet. Nothing when the bestiary itself has problems (those are
+    reported as the bestiary's own)."""
+    from generator.build.monsters import bestiary
+    from generator.errors import DelveError
+
+    try:
+        beasts = bestiary(system.tables)
+    except DelveError:
+        return []
+    problems: list[str] = []
+    for m in beasts.monsters:
+        try:
+            system.stat_block(m)
+        except DelveError as err:
+            problems.append(f"{err}; {m.name} is at {beasts.sources[m.name]}")
     return problems

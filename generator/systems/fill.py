@@ -10,7 +10,7 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from generator.engine.table import Entry, Table
-from generator.engine.texts import Template, compile_template
+from generator.engine.texts import Template, as_written, compile_template
 from generator.errors import DelveError
 
 if TYPE_CHECKING:
@@ -79,7 +79,7 @@ def fill(template: Template | str, values: Mapping[str, Any], depth: int = 0) ->
         if isinstance(part, str):
             out.append(part)
         elif part[0] == "dice":
-            out.append(str(part[1]))
+            out.append(as_written(part))
         elif part[0] == "ref":
             out.append(f"@{part[1]}")
         else:

@@ -6,6 +6,7 @@ import textwrap
 from typing import Any
 
 from generator.build.monsters import Bestiary, Bracket, brackets, rule_xp
+from generator.engine import words
 from generator.engine.tables import TableSet
 from generator.model.monster import BRACKET_NAMES, Monster
 from generator.systems.core import System
@@ -20,7 +21,7 @@ def typical_monster(bracket: Bracket) -> Monster:
     """A plain monster of the bracket: light defense, a person's speed, no special powers."""
     return Monster(
         name=bracket.name,
-        plural=f"{bracket.name.lower()}s",
+        plural=words.plural(bracket.name.lower()),
         bracket=bracket.number,
         xp=rule_xp(bracket, TYPICAL_DC, False),
         dc=TYPICAL_DC,
@@ -49,8 +50,7 @@ def bestiary_text(tables: TableSet, system: System, beasts: Bestiary) -> str:
     out = [title.upper(), "=" * len(title), "", _wrap(system.term("reading")), ""]
     for number, typical, monsters in bestiary_blocks(tables, system, beasts):
         name = BRACKET_NAMES.get(number, str(number))
-        plural = f"{name}es" if name.endswith("s") else f"{name}s"
-        heading = f"Bracket {number}: {plural}"
+        heading = f"Bracket {number}: {words.plural(name)}"
         out += [heading, "-" * len(heading), _fields(f"A typical {name}:", typical)]
         out += [_wrap(note, "    ", "    ") for note in typical.notes]
         out.append("")

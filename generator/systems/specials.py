@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from generator.engine import needs
 from generator.engine.table import Table
 from generator.engine.tables import TableSet
 from generator.errors import TableError
@@ -17,6 +18,22 @@ if TYPE_CHECKING:
     from generator.model.site import Trap
 
 DICE = re.compile(r"(\d*)d(\d+)")
+
+
+def _max_damage_at_least_one(tables: TableSet, table: Table) -> list[str]:
+    return [
+        f"{needs.where(table, e.line)}: max_damage must be at least 1, not {e['max_damage']}"
+        for e in table.entries
+        if isinstance(e["max_damage"], int) and e["max_damage"] < 1
+    ]
+
+
+DEADLY_TRAPS = needs.declare(
+    DEADLY,
+    "the rules systems",
+    fields={"match": "list", "max_damage": "int"},
+    check=_max_damage_at_least_one,
+)
 
 
 def special_kinds(tables: TableSet) -> list[str]:
@@ -61,7 +78,7 @@ def classify(tables: TableSet, monster: Monster) -> tuple[list[str], bool]:
 def is_deadly(tables: TableSet, trap: Trap) -> bool:
     """Whether a trap is deadly: its effect names a lethal outcome, or all its damage dice
     together can reach the table's max_damage (systems/deadly-traps)."""
-    table = tables.require_fields(DEADLY, {"match": "list", "max_damage": "int"})
+    table = needs.require(tables, DEADLY_TRAPS)
     text = trap.effect.lower()
     most = sum(int(count or 1) * int(sides) for count, sides in DICE.findall(text))
     for e in table.entries:
