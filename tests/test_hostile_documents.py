@@ -41,9 +41,11 @@ def region_doc(builtin_tables) -> dict[str, Any]:
     return generate_region(builtin_tables, Rng("hostile-region")).to_dict()
 
 
-def render(path: Path, fmt: str, out: Path | None = None) -> tuple[int, str, str]:
-    """`delve render PATH --format FMT --no-danger [-o OUT]` in process: (code, out, err)."""
-    args = ["render", str(path), "--format", fmt, "--no-danger"]
+def render(
+    path: Path, fmt: str, out: Path | None = None, danger: bool = False
+) -> tuple[int, str, str]:
+    """`delve render PATH --format FMT [--no-danger] [-o OUT]` in process: (code, out, err)."""
+    args = ["render", str(path), "--format", fmt] + ([] if danger else ["--no-danger"])
     if out is not None:
         args += ["-o", str(out)]
     state.tables_dirs, state.seed, state.debug, state._tables = [], None, False, None
@@ -143,15 +145,99 @@ def test_a_room_moved_far_away_is_refused_before_any_search(tmp_path, bounded, s
     assert_one_line(code, err, "spans", "at most 250 x 250")
 
 
-def test_a_bestiary_tag_that_is_a_number_and_an_empty_river(tmp_path, site_doc, region_doc):
+def test_a_bestiary_tag_that_is_a_number(tmp_path, site_doc):
     name = next(iter(site_doc["bestiary"]))
     doc = _edit(site_doc, f"bestiary.{name}.tags", [7])
     code, _, err = render(write(tmp_path, doc), "text")
     assert_one_line(code, err, f"site.bestiary.{name}.tags[0]")
-    assert region_doc["rivers"], "the region fixture needs a river"
-    doc = _edit(region_doc, "rivers.0", [])
-    code, _, err = render(write(tmp_path, doc), "svg", tmp_path / "r.svg")
-    assert_one_line(code, err, "region.rivers[0]")
+
+
+@pytest.mark.parametrize("what", ["rivers", "roads"])
+@pytest.mark.parametrize("fmt", ["text", "svg", "html"])
+def test_an_empty_river_or_road_path_is_one_line(tmp_path, region_doc, what, fmt):
+    assert region_doc[what], f"the region fixture needs a {what[:-1]}"
+    doc = _edit(region_doc, f"{what}.0.path", [])
+    code, _, err = render(write(tmp_path, doc), fmt, tmp_path / f"r.{fmt}")
+    assert_one_line(code, err, f"region.{what}[0].path: must name at least one hex")
+
+
+SCRIPT = '"/><script>alert(1)</script><g class="'
+
+
+@pytest.mark.parametrize(
+    ("where", "value", "says"),
+    [
+        ("biomes.plains.color", SCRIPT, "region.biomes.plains.color: "),
+        ("biomes.plains.color", "red}</style><script>alert(1)</script>", "#rgb or #rrggbb"),
+        ("biomes.plains.color", "red", "#rgb or #rrggbb"),
+        ("hexes.1.label", "<script>alert(2)</script>", "region.hexes[1].label: must be four"),
+        ("hexes.1.label", "0001", "region.hexes[1].label"),
+        ("hexes.1.label", "١٢٣٤", "region.hexes[1].label"),
+        ("hexes.1.q", 10**9, "region.hexes[1].q: must be -200 to 200"),
+    ],
+)
+@pytest.mark.parametrize("fmt", ["svg", "html"])
+def test_a_document_cannot_write_markup_into_the_region_map(
+    tmp_path, region_doc, where, value, says, fmt
+):
+    doc = _edit(region_doc, where, value)
+    code, _, err = render(write(tmp_path, doc), fmt, tmp_path / f"r.{fmt}")
+    assert_one_line(code, err, says)
+    assert not (tmp_path / f"r.{fmt}").exists()
+
+
+@pytest.mark.parametrize("fmt", ["svg", "html"])
+def test_a_biome_key_or_terrain_that_is_not_a_key_is_one_line(tmp_path, region_doc, fmt):
+    doc = copy.deepcopy(region_doc)
+    doc["biomes"][SCRIPT] = doc["biomes"].pop("plains")
+    for h in doc["hexes"]:
+        if h["terrain"] == "plains":
+            h["terrain"] = SCRIPT
+    code, _, err = render(write(tmp_path, doc), fmt, tmp_path / f"r.{fmt}")
+    assert_one_line(code, err, "region.biomes: the key", "lower-case letters")
+
+
+def test_the_region_map_checks_what_it_writes_even_unread(region_doc):
+    """A region made in memory (never read from a document) still cannot write markup."""
+    from generator.errors import DelveError
+    from generator.render.region_svg import region_svg
+
+    region = documents.from_dict(region_doc)
+    region.biomes["plains"].color = SCRIPT
+    with pytest.raises(DelveError, match="colour"):
+        region_svg(region)
+    region = documents.from_dict(region_doc)
+    region.hexes[0].terrain = region.biomes["plains"].key = SCRIPT
+    region.biomes[SCRIPT] = region.biomes.pop("plains")
+    with pytest.raises(DelveError, match="biome key"):
+        region_svg(region)
+
+
+@pytest.mark.parametrize(
+    ("where", "value", "says", "fmt"),
+    [
+        ("name", "", "site.name: must not be empty", "svg"),
+        ("name", "   ", "site.name: must not be empty", "png"),
+        ("name", "", "site.name: must not be empty", "html"),
+        ("encounters.0.name", "Nobody", "site.encounters[0].name: 'Nobody' has no stat", "text"),
+        ("encounters.0.count", "d1000000000", "site.encounters[0].count:", "text"),
+        ("encounters.0.count", "1d6*100", "a group is 0 to 100 monsters", "md"),
+        ("encounters.0.count", "x", "site.encounters[0].count: dice 'x'", "html"),
+    ],
+)
+def test_edits_that_broke_a_renderer_or_the_simulation_are_one_line(
+    tmp_path, site_doc, where, value, says, fmt
+):
+    doc = _edit(site_doc, where, value)
+    out = tmp_path / f"out.{fmt}" if fmt in documents.FILE_FORMATS else None
+    code, _, err = render(write(tmp_path, doc), fmt, out, danger=True)
+    assert_one_line(code, err, says)
+
+
+def test_an_encounter_missing_from_the_bestiary_stops_the_sim_too(tmp_path, site_doc, run_cli):
+    doc = _edit(site_doc, "encounters.0.name", "Nobody")
+    result = run_cli("sim", write(tmp_path, doc), "--trials", "10")
+    assert_one_line(result.code, result.err, "site.encounters[0].name")
 
 
 def test_an_edited_document_that_stays_in_bounds_still_renders(tmp_path, site_doc):

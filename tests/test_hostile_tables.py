@@ -187,3 +187,45 @@ def test_a_chain_that_loads_is_a_chain_that_rolls(tmp_path):
 def test_tables_check_fails_the_chain_it_cannot_roll(run_cli, tmp_path):
     result = run_cli("--tables", folder_with(tmp_path, _chain(20)), "tables", "check")
     assert result.code == 1 and "references nest 19 deep" in result.out + result.err
+
+
+BUILTIN = Path(__file__).resolve().parent.parent / "tables"
+
+
+def _biomes_with(tmp_path: Path, old: str, new: str) -> Path:
+    text = (BUILTIN / "region" / "biomes.yaml").read_text(encoding="utf-8")
+    assert old in text
+    return folder_with(tmp_path, {"region/biomes.yaml": text.replace(old, new, 1)})
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "says"),
+    [
+        ('color: "#c4d49a"', """color: 'red"/><script>alert(1)</script><path d="'""", "color 'red"),
+        ('color: "#c4d49a"', "color: 'red}}</style><script>alert(1)</script>'", "color 'red}"),
+        ('color: "#c4d49a"', "color: red", "#rgb or #rrggbb"),
+        ("- key: plains", """- key: 'x"/><script>alert(1)</script>'""", "key 'x"),
+    ],
+    ids=["attribute", "css", "named", "key"],
+)
+def test_a_biome_colour_or_key_that_could_write_markup_is_refused(
+    tmp_path, run_cli, old, new, says
+):
+    pack = _biomes_with(tmp_path, old, new)
+    result = run_cli("--tables", pack, "tables", "check")
+    assert result.code == 1 and says in result.err, result.err
+    assert "biomes.yaml:" in result.err
+    for fmt in ("svg", "html"):
+        out = tmp_path / f"r.{fmt}"
+        result = run_cli("--tables", pack, "region", "--seed", "xss", "-f", fmt, "-o", out)
+        assert result.code == 1 and says in result.err, result.err
+        assert "internal error" not in result.err and not out.exists(), result.err
+
+
+def test_a_good_colour_of_three_digits_still_draws(tmp_path, run_cli):
+    pack = _biomes_with(tmp_path, 'color: "#c4d49a"', 'color: "#AbC"')
+    assert run_cli("--tables", pack, "tables", "check").code == 0
+    out = tmp_path / "r.svg"
+    result = run_cli("--tables", pack, "region", "--seed", "hostile-region", "-f", "svg", "-o", out)
+    assert result.code == 0, result.err
+    assert ".b-plains{fill:#AbC}" in out.read_text(encoding="utf-8")

@@ -12,6 +12,7 @@ re-rolling one hex never rewrites another: ``Region.rumour_text`` fills the name
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -26,6 +27,28 @@ from generator.model.monster import Monster
 
 HEX_MILES = (18, 6)
 PATH_KINDS = ("road", "trail")
+
+# What a biome's key and colour, and a hex's label, may be: each is written into the map's SVG
+# and the booklet's HTML as a class name, a CSS rule or text, so a table or an edited document
+# holding `"/><script>` must be refused here, where the fault can be named.
+BIOME_KEY = re.compile(r"[a-z][a-z0-9-]{0,31}")
+COLOUR = re.compile(r"#(?:[0-9a-fA-F]{3}){1,2}")
+LABEL = re.compile(r"(?!00)[0-9]{2}(?!00)[0-9]{2}")  # XXYY, each counted from 01 (engine/hexes)
+MAX_AXIAL = 200  # |q| and |r| of a hex: a 99 x 99 map (XXYY labels) stays within 150
+
+
+def biome_key_problem(key: object) -> str | None:
+    """Why `key` cannot be a biome's key (a CSS class and an SVG id), or None."""
+    if isinstance(key, str) and BIOME_KEY.fullmatch(key):
+        return None
+    return f"{str(key)[:40]!r} must be lower-case letters, digits and '-', starting with a letter"
+
+
+def colour_problem(colour: object) -> str | None:
+    """Why `colour` cannot be a biome's colour (written into CSS and SVG), or None."""
+    if isinstance(colour, str) and COLOUR.fullmatch(colour):
+        return None
+    return f"{str(colour)[:40]!r} must be a colour #rgb or #rrggbb, e.g. #87a66f"
 
 
 @dataclass
@@ -84,6 +107,9 @@ class Biome:
     @classmethod
     def from_dict(cls, key: str, data: Any, path: str) -> Biome:
         f = doc.field
+        wrong = colour_problem(f(data, "color", str, path))
+        if wrong:
+            raise DocumentError(f"{path}.color: {wrong}")
         return cls(
             key=key,
             name=f(data, "name", str, path),
@@ -206,6 +232,10 @@ class Region:
             if isinstance(v, bool) or not isinstance(v, int) or v < 1:
                 raise DocumentError(f"{path}.reroll.{k}: must be a count of at least 1")
         biomes_raw = f(data, "biomes", dict, path)
+        for k in biomes_raw:  # before any path names the key
+            wrong = biome_key_problem(k)
+            if wrong:
+                raise DocumentError(f"{path}.biomes: the key {wrong}")
         beasts = f(data, "bestiary", dict, path)
         region = cls(
             seed=f(data, "seed", str, path),
@@ -235,6 +265,17 @@ class Region:
         """References between parts must resolve for the renderers to make sense."""
         labels: dict[str, int] = {}
         for i, h in enumerate(self.hexes):
+            if not LABEL.fullmatch(h.label):
+                raise DocumentError(
+                    f"{path}.hexes[{i}].label: must be four digits XXYY (0101 to 9999), "
+                    f"not {h.label[:40]!r}"
+                )
+            for axis in ("q", "r"):
+                if abs(getattr(h, axis)) > MAX_AXIAL:
+                    raise DocumentError(
+                        f"{path}.hexes[{i}].{axis}: must be -{MAX_AXIAL} to {MAX_AXIAL} "
+                        "(a map is at most 99 x 99 hexes)"
+                    )
             if h.label in labels:
                 raise DocumentError(f"{path}.hexes[{i}].label: '{h.label}' is used twice")
             labels[h.label] = i
@@ -253,6 +294,8 @@ class Region:
                 )
         for key, items in (("rivers", self.rivers), ("roads", self.roads)):
             for i, item in enumerate(items):
+                if not item.path:
+                    raise DocumentError(f"{path}.{key}[{i}].path: must name at least one hex")
                 for j, lab in enumerate(item.path):
                     if lab not in labels:
                         raise DocumentError(f"{path}.{key}[{i}].path[{j}]: no hex '{lab}'")
