@@ -229,3 +229,73 @@ def test_a_good_colour_of_three_digits_still_draws(tmp_path, run_cli):
     result = run_cli("--tables", pack, "region", "--seed", "hostile-region", "-f", "svg", "-o", out)
     assert result.code == 0, result.err
     assert ".b-plains{fill:#AbC}" in out.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    ("written", "code"),
+    [
+        ("a\x00b", 0x00),
+        ("a\x1b[31mb", 0x1B),
+        ("a\x0cb", 0x0C),
+        ("a\x7fb", 0x7F),
+        ("a\u0085b", 0x85),
+        ("a\u009bb", 0x9B),
+        ('"a\\0b"', 0x00),
+        ('"a\\e[31mb"', 0x1B),
+        ('"a\\fb"', 0x0C),
+        ('"a\\x9bb"', 0x9B),
+        ('"a\\x7fb"', 0x7F),
+        ('"a\\rb"', 0x0D),
+        ('"a\\Nb"', 0x85),
+    ],
+    ids=[
+        "raw-nul",
+        "raw-esc",
+        "raw-ff",
+        "raw-del",
+        "raw-nel",
+        "raw-csi",
+        "nul",
+        "esc",
+        "ff",
+        "csi",
+        "del",
+        "cr",
+        "nel",
+    ],
+)
+def test_a_control_character_in_a_table_is_refused_at_its_line(tmp_path, written, code):
+    text = f"title: Names\nentries:\n  - result: ok\n  - result: {written}\n"
+    found = problems(tmp_path, {"x/names.yaml": text})
+    assert len(found) == 1, found
+    assert found[0].startswith(f"{tmp_path}/mine/x/names.yaml:4: "), found
+    assert f"a control character (U+{code:04X})" in found[0], found
+
+
+def test_a_control_character_in_a_key_is_refused_too(tmp_path):
+    found = problems(
+        tmp_path, {"x/keys.yaml": 'title: Keys\nentries:\n  - {result: a, "k\\e": 1}\n'}
+    )
+    assert len(found) == 1 and "keys.yaml:3:" in found[0] and "(U+001B)" in found[0], found
+
+
+def test_tab_newline_and_crlf_files_still_load(tmp_path):
+    text = 'title: Fine\r\nentries:\r\n  - "a\\tb"\r\n  - "c\\nd"\r\n'
+    tables, found = TableSet.check([folder_with(tmp_path, {"x/fine.yaml": text})], False)
+    assert found == [] and [e.result for e in tables.get("x/fine").entries] == ["a\tb", "c\nd"]
+
+
+def test_control_characters_never_reach_a_map(tmp_path, run_cli):
+    """The audit's probe: site names ending in NUL, ESC and form feed wrote SVG and GraphML
+    that did not parse. Now `tables check` and every command refuse the pack at its line."""
+    text = (BUILTIN / "site" / "name-nouns.yaml").read_text(encoding="utf-8")
+    lines = text.splitlines()
+    first = next(i for i, line in enumerate(lines) if line.lstrip().startswith("- result:"))
+    lines[first] = lines[first].split(":", 1)[0] + ': "Vault\\0\\e\\f"'
+    pack = folder_with(tmp_path, {"site/name-nouns.yaml": "\n".join(lines) + "\n"})
+    result = run_cli("--tables", pack, "tables", "check")
+    assert result.code == 1 and f"name-nouns.yaml:{first + 1}: " in result.err, result.err
+    for fmt in ("svg", "graphml", "text"):
+        out = tmp_path / f"s.{fmt}"
+        result = run_cli("--tables", pack, "site", "--seed", "nul", "-f", fmt, "-o", out)
+        assert result.code == 1 and "(U+0000)" in result.err and not out.exists(), result.err

@@ -71,6 +71,18 @@ MAX_NUMBER = 10**15 - 1  # no count, worth or weight in a table comes near it
 _TOO_BIG = "a number in a table has at most 15 digits"
 MAX_NESTING = 100  # lists and mappings inside each other; hand-made tables use a handful
 
+# Control characters (C0 and C1, DEL) and lone surrogates: table text lands in SVG and GraphML
+# (where most of them are not even allowed), in file names and on terminals (ESC starts an
+# escape sequence). A file may hold CR as a line break; a value holds only tab and newline.
+_CONTROL_IN_FILE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
+_CONTROL_IN_VALUE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\ud800-\udfff]")
+
+
+def _control(found: re.Match[str]) -> str:
+    c = found.group()
+    what = "a lone surrogate" if 0xD800 <= ord(c) <= 0xDFFF else "a control character"
+    return f"{what} (U+{ord(c):04X}): a table holds printable text only (tab and newline aside)"
+
 
 class _Bad(Exception):
     """A problem found while converting, with the line it is on."""
@@ -147,6 +159,9 @@ class _Converter:
             message = _TOO_BIG if too_long else f"cannot read {node.value[:40]!r}: {err}"
             raise _Bad(line, message) from None
         if isinstance(value, str):
+            bad = _CONTROL_IN_VALUE.search(value)
+            if bad is not None:  # written as an escape ("\e", "\x00") in a quoted scalar
+                raise _Bad(line, _control(bad))
             return value
         if isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_NUMBER:
             raise _Bad(line, _TOO_BIG)
@@ -174,6 +189,10 @@ def load_yaml(path: Path, label: str) -> Any:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as err:
         raise TableError([f"{label}: cannot read as UTF-8 text: {err}"]) from None
+    bad = _CONTROL_IN_FILE.search(text)
+    if bad is not None:  # found here, where its line is known (YAML's reader gives none)
+        line = text.count("\n", 0, bad.start()) + 1
+        raise TableError([f"{label}:{line}: {_control(bad)}"])
     try:
         node = yaml.compose(text, Loader=_Loader)
     except yaml.MarkedYAMLError as err:
