@@ -4,14 +4,18 @@ before the work is done; the harmful ones run under bounded() so a regression fa
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 
+from generator.engine import yamlload
 from generator.engine.dice import parse
 from generator.engine.refs import MAX_DEPTH
 from generator.engine.rng import Rng
-from generator.engine.tables import TableSet
+from generator.engine.tableparse import MAX_ENTRIES
+from generator.engine.tables import MAX_FOLDER_FILES, TableSet
+from generator.engine.yamlload import MAX_FILE_BYTES, MAX_VALUES
 from generator.errors import DiceError, TableError
 
 
@@ -299,3 +303,119 @@ def test_control_characters_never_reach_a_map(tmp_path, run_cli):
         out = tmp_path / f"s.{fmt}"
         result = run_cli("--tables", pack, "site", "--seed", "nul", "-f", fmt, "-o", out)
         assert result.code == 1 and "(U+0000)" in result.err and not out.exists(), result.err
+
+
+# --------------------------------------------------------------------------- pack sizes
+
+
+def test_a_file_of_half_a_million_values_is_refused_before_it_is_built(tmp_path, bounded):
+    """Under the size cap, 2 MB of `- a` lines is half a million values: 30 s and 500 MB to
+    load before. The values are counted from YAML's events, and the file refused, first."""
+    text = "title: Many\nentries:\n" + "- a\n" * 500_000
+    assert len(text) < MAX_FILE_BYTES
+    with bounded(seconds=15, memory_mb=300):
+        found = problems(tmp_path, {"x/many.yaml": text})
+    assert found == [
+        f"{tmp_path}/mine/x/many.yaml:{MAX_VALUES - 2}: more than {MAX_VALUES:,} values in one "
+        "file (a table has at most 10,000 entries)"
+    ]
+
+
+def test_a_file_past_the_size_cap_is_refused_unread(tmp_path, bounded):
+    root = folder_with(tmp_path, {"x/ok.yaml": "title: Ok\nentries: [a]\n"})
+    with (root / "x" / "huge.yaml").open("wb") as fh:
+        fh.truncate(MAX_FILE_BYTES + 1)  # sparse: nothing to read, were it read
+    with bounded(seconds=15, memory_mb=256):
+        _, found = TableSet.check([root], use_env=False)
+    assert found == [
+        f"{root}/x/huge.yaml: {MAX_FILE_BYTES + 1:,} bytes is too big for a table file "
+        "(at most 2 MB)"
+    ]
+
+
+def test_a_table_of_too_many_entries_is_one_located_line(tmp_path, bounded):
+    text = "title: Names\nentries: [" + ", ".join(["a"] * (MAX_ENTRIES + 1)) + "]\n"
+    with bounded(seconds=30, memory_mb=512):
+        found = problems(tmp_path, {"x/names.yaml": text})
+    assert found == [
+        f"{tmp_path}/mine/x/names.yaml:2: table 'x/names': {MAX_ENTRIES + 1:,} entries; a table "
+        f"holds at most {MAX_ENTRIES:,} (split it, or roll a die on tables of their own)"
+    ]
+    ok = "title: Names\nentries: [" + ", ".join(["a"] * MAX_ENTRIES) + "]\n"
+    assert problems(tmp_path / "ok", {"x/names.yaml": ok}) == []
+
+
+def test_a_folder_past_its_values_is_one_located_line(tmp_path, monkeypatch):
+    monkeypatch.setattr(yamlload, "MAX_FOLDER_VALUES", 1_000)
+    many = "title: T\nentries:\n" + "- a\n" * 400
+    found = problems(tmp_path, {f"x/t{i}.yaml": many for i in range(4)})
+    assert len(found) == 1, found
+    assert found[0].startswith(f"{tmp_path}/mine/x/t2.yaml:") and (
+        f"the folder {tmp_path}/mine holds more than 1,000 values in all" in found[0]
+    ), found
+
+
+def test_a_folder_past_its_bytes_or_files_is_refused_before_reading(tmp_path, bounded):
+    big = tmp_path / "big"
+    (big / "x").mkdir(parents=True)
+    for i in range(11):  # 11 sparse files of 2 MB: 22 MB, past the folder's 20 MB
+        with (big / "x" / f"t{i}.yaml").open("wb") as fh:
+            fh.truncate(MAX_FILE_BYTES)
+    many = tmp_path / "many"
+    (many / "x").mkdir(parents=True)
+    for i in range(MAX_FOLDER_FILES + 1):
+        (many / "x" / f"t{i}.yaml").write_text(f"title: T{i}\nentries: [a]\n")
+    with bounded(seconds=60, memory_mb=512):
+        _, found_big = TableSet.check([big], use_env=False)
+        _, found_many = TableSet.check([many], use_env=False)
+    assert found_big == [f"{big}: more than 20 MB of table files in one folder"]
+    assert found_many == [f"{many}: more than {MAX_FOLDER_FILES:,} table files in one folder"]
+
+
+def test_a_table_file_linked_out_of_its_folder_is_not_read(tmp_path):
+    secret = tmp_path / "secret.yaml"
+    secret.write_text("title: Secret\nentries: [the referee's own notes]\n")
+    root = folder_with(tmp_path, {"x/ok.yaml": "title: Ok\nentries: [a]\n"})
+    (root / "x" / "leak.yaml").symlink_to(secret)
+    tables, found = TableSet.check([root], use_env=False)
+    assert found == [
+        f"{root}/x/leak.yaml: a symbolic link out of its folder; tables are read only inside "
+        "their folder"
+    ]
+    assert not tables.has("x/leak") and tables.has("x/ok")
+
+
+# --------------------------------------------------------------------------- not files
+
+
+@pytest.mark.parametrize("kind", ["fifo", "folder", "device"])
+def test_a_table_file_that_is_not_a_file_is_refused_unopened(tmp_path, bounded, kind):
+    root = folder_with(tmp_path, {"x/ok.yaml": "title: Ok\nentries: [a]\n"})
+    odd = root / "x" / "odd.yaml"
+    if kind == "fifo":
+        os.mkfifo(odd)
+    elif kind == "folder":
+        odd.mkdir()
+        (odd / "inner.yaml").write_text("title: In\nentries: [a]\n")
+    else:
+        odd.symlink_to("/dev/zero")  # a device: endless, were it read
+    with bounded(seconds=15, memory_mb=256):
+        tables, found = TableSet.check([root], use_env=False)
+    if kind == "folder":  # a folder named .yaml is a folder of tables, not a file
+        assert found == [] and tables.has("x/odd.yaml/inner")
+        return
+    if kind == "device":  # the link leads out of the folder
+        assert len(found) == 1 and "a symbolic link out of its folder" in found[0], found
+        return
+    assert found == [
+        f"{root}/x/odd.yaml: is a pipe (FIFO), not a file; Delve reads only regular files"
+    ]
+
+
+def test_a_party_file_that_is_a_fifo_is_refused(tmp_path, bounded, run_cli):
+    fifo = tmp_path / "party.yaml"
+    os.mkfifo(fifo)
+    with bounded(seconds=15, memory_mb=256):
+        result = run_cli("sim", "--monster", "goblin", "--party", fifo, "--trials", "10")
+    lines = result.err.splitlines()
+    assert result.code == 1 and len(lines) == 1 and "is a pipe (FIFO)" in lines[0], result.err
