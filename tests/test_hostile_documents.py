@@ -6,6 +6,8 @@ The probes of issue 11, one by one; the fuzz over whole documents is test_hostil
 from __future__ import annotations
 
 import copy
+import os
+from pathlib import Path
 
 import pytest
 from hostile import assert_one_line, edit, render, write
@@ -176,3 +178,21 @@ def test_an_edited_document_that_stays_in_bounds_still_renders(tmp_path, site_do
 def test_from_dict_checks_in_memory_documents_too(site_doc):
     with pytest.raises(DocumentError, match=r"site\.rooms\[0\]\.level"):
         documents.from_dict(edit(site_doc, "rooms.0.level", 0))
+
+
+@pytest.mark.parametrize("kind", ["fifo", "folder", "device"])
+@pytest.mark.parametrize("command", ["render", "sim"])
+def test_a_document_that_is_not_a_file_is_refused_unread(tmp_path, bounded, run_cli, kind, command):
+    """`mkfifo doc.json; delve render doc.json` blocked forever on the read."""
+    path = tmp_path / "doc.json"
+    if kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "folder":
+        path.mkdir()
+    else:
+        path = Path("/dev/zero")  # endless, were it read
+    args = ["-f", "text", "--no-danger"] if command == "render" else ["--trials", "10"]
+    with bounded(seconds=15, memory_mb=256):
+        result = run_cli(command, path, *args)
+    says = {"fifo": "is a pipe (FIFO)", "folder": "is a folder", "device": "is a device"}[kind]
+    assert_one_line(result.code, result.err, f"{path}: {says}")

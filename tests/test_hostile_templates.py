@@ -150,6 +150,18 @@ def test_a_huge_template_file_is_refused_unread(run_cli, tmp_path, bounded):
     one_line(result, str(path), "too big for a template")
 
 
+def test_a_template_that_is_a_fifo_is_refused_unopened(run_cli, tmp_path, bounded):
+    (tmp_path / "mine" / "parts").mkdir(parents=True)
+    os.mkfifo(tmp_path / "mine" / "parts" / "cover.html.j2")  # a read would block forever
+    with bounded(seconds=60, memory_mb=512):
+        result = run_cli(
+            "site", "--seed", SEED, "-f", "html", "--templates", tmp_path / "mine", "-o",
+            tmp_path / "x.html",
+        )  # fmt: skip
+    one_line(result, "cover.html.j2: is a pipe (FIFO)")
+    assert not (tmp_path / "x.html").exists()
+
+
 def test_a_template_symlinked_out_of_its_folder_is_refused(run_cli, tmp_path):
     secret = tmp_path / "secret.txt"
     secret.write_text("the referee's secret")

@@ -21,6 +21,7 @@ CPU time and memory are bounded by rendering user templates in a child process
 
 from __future__ import annotations
 
+import functools
 import os
 import traceback
 from collections.abc import Sequence
@@ -132,22 +133,30 @@ class _Folders(jinja2.FileSystemLoader):
     a folder is refused, as the PDF's fetcher refuses it), none too big to be a template."""
 
     def get_source(self, environment: Any, template: str) -> Any:
+        from generator.reading import Unreadable, read_text
+
         pieces = split_template_path(template)
         for root in self.searchpath:
             path = os.path.join(root, *pieces)
             if not os.path.lexists(path):
                 continue
             real, top = os.path.realpath(path), os.path.realpath(root)
-            if not real.startswith(top + os.sep) or not os.path.isfile(real):
+            if not real.startswith(top + os.sep):
                 raise TemplateError(f"{path}: not a file inside the template folder {root}")
-            size = os.path.getsize(real)
-            if size > MAX_TEMPLATE_BYTES:
-                raise TemplateError(
-                    f"{path}: {size:,} bytes is too big for a template "
-                    f"(at most {MAX_TEMPLATE_BYTES // 1024:,} KB)"
-                )
-            break
-        return super().get_source(environment, template)
+            try:  # a regular file only (a FIFO would block), checked before it is read
+                source = read_text(real, MAX_TEMPLATE_BYTES, "a template")
+            except Unreadable as err:
+                raise TemplateError(f"{path}: {err}") from None
+            mtime = os.path.getmtime(real)
+            return source, os.path.normpath(path), functools.partial(_unchanged, real, mtime)
+        raise jinja2.TemplateNotFound(template)
+
+
+def _unchanged(path: str, mtime: float) -> bool:
+    try:
+        return os.path.getmtime(path) == mtime
+    except OSError:
+        return False
 
 
 def _loader(folders: tuple[Path, ...]) -> Any:
