@@ -419,3 +419,42 @@ def test_a_party_file_that_is_a_fifo_is_refused(tmp_path, bounded, run_cli):
         result = run_cli("sim", "--monster", "goblin", "--party", fifo, "--trials", "10")
     lines = result.err.splitlines()
     assert result.code == 1 and len(lines) == 1 and "is a pipe (FIFO)" in lines[0], result.err
+
+
+# --------------------------------------------------------------------------- tables check
+
+
+def _pack_with(tmp_path: Path, name: str, old: str, new: str) -> Path:
+    text = (BUILTIN / name).read_text(encoding="utf-8")
+    assert old in text, (name, old)
+    return folder_with(tmp_path, {name: text.replace(old, new)})
+
+
+@pytest.mark.parametrize(
+    ("name", "old", "new", "says"),
+    [
+        ("equipment/armor.yaml", "name: Leather", "name: Hide", "armor must be one of none, hide"),
+        ("equipment/armor.yaml", "defense: int?", "defense: str?", "defense must be a whole"),
+        ("character/classes.yaml", "class: mage", "class: wizard", "no rows for class 'mage'"),
+        ("sim/party.yaml", "weapon: one-handed", "weapon: club", "weapon must be one of"),
+        ("sim/tactics.yaml", "key: front_holds", "key: front_hold", "unknown key 'front_hold'"),
+        ("monsters/brackets.yaml", "damage: d6", "damage: 2d6", "damage must be one die"),
+        ("systems/fortmayn/brackets.yaml", "  dd: int\n", "  dd: int?\n  dds: int?\n", "'dd: int'"),
+    ],
+    ids=["armour-renamed", "armour-defense", "class-renamed", "weapon", "tactics", "damage", "dd"],
+)
+def test_tables_check_finds_what_would_break_the_simulation(
+    tmp_path, run_cli, name, old, new, says
+):
+    """Each of these passed `tables check`, then failed every command that estimates danger
+    (or, for (Fortmayn)'s dice, stopped it with an internal error)."""
+    pack = _pack_with(tmp_path, name, old, new)
+    result = run_cli("--tables", pack, "tables", "check")
+    assert result.code == 1 and says in result.err, result.err
+    assert "internal error" not in result.err
+    monster = "rat swarm" if name == "monsters/brackets.yaml" else "ogre"  # a grunt, for d6
+    fight = ["sim", "--monster", monster, "--trials", "10", "--seed", "x"]
+    if name.startswith("systems/fortmayn"):
+        fight += ["--system", "fortmayn"]
+    result = run_cli("--tables", pack, *fight)
+    assert result.code == 1 and "internal error" not in result.err, result.err

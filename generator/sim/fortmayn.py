@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from generator.engine import needs
 from generator.engine.tables import TableSet
 from generator.model.danger import Danger
 from generator.sim.engine import FLEE, WIN, WIPED, Outcome
@@ -79,11 +80,20 @@ def _armour_name(c: Character) -> str:
     return {10: "none", 12: "leather", 14: "chainmail", 16: "plate"}.get(base, "leather")
 
 
+# Every row needs its dice (engine/needs.py: `delve tables check` checks a referee's copy).
+BRACKETS = needs.declare(
+    "systems/fortmayn/brackets",
+    "the (Fortmayn) simulation",
+    fields={"bracket": "int", "dd": "int"},
+    values={"bracket": (1, 2, 3, 4, 5)},
+)
+
+
 def difficulty(tables: TableSet, kind: FoeKind) -> int:
     """DD by bracket (systems/fortmayn/brackets), scaled by hit points as the table says."""
     from generator.build.monsters import brackets
 
-    rows = {e["bracket"]: e["dd"] for e in tables.entries("systems/fortmayn/brackets")}
+    rows = {e["bracket"]: e["dd"] for e in needs.require(tables, BRACKETS).entries}
     dd = rows.get(kind.bracket, 1)
     base_hp = brackets(tables)[kind.bracket].hp
     return max(1, round(dd * kind.hp / base_hp))

@@ -17,6 +17,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from generator.engine import needs
+from generator.engine.table import Table
 from generator.engine.tables import TableSet
 from generator.engine.yamlload import LDict, LList, load_yaml, plain
 from generator.errors import DelveError, TableError
@@ -107,6 +109,9 @@ def armor_defense(tables: TableSet) -> dict[str, int]:
     cached = tables.derived.get("sim/armor")
     if cached is None:
         table = tables.require_fields("equipment/armor", {"name": "str"})
+        problems = _armour_problems(tables, table)
+        if problems:
+            raise TableError(problems)
         cached = {}
         for e in table.entries:
             if e.get("defense") is not None:
@@ -115,6 +120,17 @@ def armor_defense(tables: TableSet) -> dict[str, int]:
                 cached[str(e["name"]).lower()] = int(e["defense_bonus"])
         tables.derived["sim/armor"] = cached
     return cached
+
+
+def _armour_problems(tables: TableSet, table: Table) -> list[str]:
+    """A row's defense (or a shield's defense_bonus) must be a whole number."""
+    out = []
+    for e in table.entries:
+        for key in ("defense", "defense_bonus"):
+            value = e.get(key)
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int)):
+                out.append(f"{needs.where(table, e.line)}: {key} must be a whole number")
+    return out
 
 
 @dataclass(frozen=True)
@@ -425,3 +441,49 @@ def describe(party: list[Character]) -> str:
         level = levels.pop()
         return f"{number(len(party))} level-{level} {noun(len(party), 'character')}"
     return ", ".join(c.label() for c in party)
+
+
+# --------------------------------------------------------------------------- tables check
+
+# What the simulation needs of the tables it reads (engine/needs.py), so `delve tables check`
+# reports a pack that would break it: sim/party's kits wear armour from equipment/armor and
+# are of the classes character/classes lists, so renaming Leather is found there, not by every
+# command that estimates danger.
+BY = "the combat simulation"
+
+
+def _party_problems(tables: TableSet, table: Table) -> list[str]:
+    try:
+        armours, found = armor_defense(tables), kits(tables)
+    except TableError as err:
+        return list(err.problems)
+    bare = [c for c in CLASSES if c not in {k.cls for k in found}]
+    if bare and "leather" not in armours:  # _kit_for's bare kit
+        return [
+            f"{needs.where(table)}: no kit for {', '.join(bare)}, whose bare kit wears leather, "
+            "which equipment/armor does not list"
+        ]
+    return []
+
+
+def _class_problems(tables: TableSet, table: Table) -> list[str]:
+    try:
+        class_rows(tables)
+    except TableError as err:
+        return list(err.problems)
+    return []
+
+
+PARTY_TABLE = needs.declare(
+    PARTY,
+    BY,
+    fields={"name": "str", "class": "str", "armor": "str", "weapon": "str", "damage_type": "str"},
+    check=_party_problems,
+)
+ARMOUR_TABLE = needs.declare("equipment/armor", BY, fields={"name": "str"}, check=_armour_problems)
+CLASS_TABLE = needs.declare(
+    "character/classes",
+    BY,
+    fields={"class": "str", "level": "int", "hp": "int"},
+    check=_class_problems,
+)
