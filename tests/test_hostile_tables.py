@@ -458,3 +458,19 @@ def test_tables_check_finds_what_would_break_the_simulation(
         fight += ["--system", "fortmayn"]
     result = run_cli("--tables", pack, *fight)
     assert result.code == 1 and "internal error" not in result.err, result.err
+
+
+def test_a_long_reference_cycle_is_one_readable_line(tmp_path, bounded):
+    files = _chain(2000)
+    files["c/t1999.yaml"] = 'title: T1999\nentries:\n  - result: "a {@c/t0}"\n'
+    with bounded(seconds=120, memory_mb=1024):
+        found = problems(tmp_path, files)
+    cycles = [p for p in found if "reference cycle" in p]
+    assert len(cycles) == 1, found[:3]
+    assert len(cycles[0]) < 400, len(cycles[0])
+    assert "c/t0 -> c/t1 -> c/t2 -> c/t3 -> ... (1,995 more) -> c/t1999 -> c/t0" in cycles[0]
+    short = problems(tmp_path / "short", {
+        "c/a.yaml": 'title: A\nentries:\n  - result: "{@c/b}"\n',
+        "c/b.yaml": 'title: B\nentries:\n  - result: "{@c/a}"\n',
+    })  # fmt: skip
+    assert any(p.endswith("reference cycle c/a -> c/b -> c/a") for p in short), short
