@@ -114,6 +114,27 @@ def test_a_document_cannot_write_markup_into_the_region_map(
     assert not (tmp_path / f"r.{fmt}").exists()
 
 
+@pytest.mark.parametrize(
+    ("where", "value", "says"),
+    [
+        ("level", 10**12, "region.level: must be 1 to 30"),  # was blamed on --level
+        ("hexes.0.level", 10**12, "region.hexes[0].level: must be 1 to 30"),
+        ("reroll", {"0101": 10**12}, "region.reroll.0101: must be a count of 1 to 999"),
+        ("reroll", {"x": 1}, "region.reroll: 'x' is not a hex label"),
+        ("reroll", {"0909": 1}, "region.reroll.0909: no hex '0909'"),
+        ("hexes.0.rerolled", 10**6, "region.hexes[0].rerolled: must be 0 to 999"),
+    ],
+)
+def test_region_numbers_past_what_the_generator_makes_are_one_line(
+    tmp_path, bounded, region_doc, where, value, says
+):
+    """A re-roll count of 10**12 made the booklet's recipe a list of 10**12 arguments."""
+    doc = edit(region_doc, where, value)
+    with bounded(seconds=60, memory_mb=512):
+        code, _, err = render(write(tmp_path, doc), "html", tmp_path / "r.html")
+    assert_one_line(code, err, says)
+
+
 @pytest.mark.parametrize("fmt", ["svg", "html"])
 def test_a_biome_key_or_terrain_that_is_not_a_key_is_one_line(tmp_path, region_doc, fmt):
     doc = copy.deepcopy(region_doc)

@@ -19,7 +19,7 @@ from typing import Any
 import networkx as nx
 
 from generator.errors import DocumentError
-from generator.model import doc
+from generator.model import doc, limits
 from generator.model.faction import Faction, RegionEncounter
 from generator.model.haven import Rumour
 from generator.model.hex import Hex
@@ -229,8 +229,14 @@ class Region:
                 raise DocumentError(f"{path}.shape.{k}: must be radius, width or height (integers)")
         reroll = f(data, "reroll", dict, path, {})
         for k, v in reroll.items():
-            if isinstance(v, bool) or not isinstance(v, int) or v < 1:
-                raise DocumentError(f"{path}.reroll.{k}: must be a count of at least 1")
+            if not LABEL.fullmatch(k):
+                raise DocumentError(f"{path}.reroll: {k[:40]!r} is not a hex label (XXYY)")
+            if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= limits.MAX_REROLLS:
+                raise DocumentError(
+                    f"{path}.reroll.{k}: must be a count of 1 to {limits.MAX_REROLLS}"
+                )
+        if sum(reroll.values()) > limits.MAX_REROLLS:  # each is a --reroll in the recipe
+            raise DocumentError(f"{path}.reroll: at most {limits.MAX_REROLLS} re-rolls in all")
         biomes_raw = f(data, "biomes", dict, path)
         for k in biomes_raw:  # before any path names the key
             wrong = biome_key_problem(k)
@@ -285,6 +291,11 @@ class Region:
                 )
         if not self.hexes:
             raise DocumentError(f"{path}.hexes: a region needs at least one hex")
+        if not 1 <= self.level <= limits.MAX_LEVEL:
+            raise DocumentError(f"{path}.level: must be 1 to {limits.MAX_LEVEL}, not {self.level}")
+        for k in self.reroll:
+            if k not in labels:
+                raise DocumentError(f"{path}.reroll.{k}: no hex '{k}'")
         if self.start not in labels:
             raise DocumentError(f"{path}.start: no hex '{self.start}'")
         for i, h in enumerate(self.hexes):
