@@ -172,6 +172,7 @@ def test_the_region_map_checks_what_it_writes_even_unread(region_doc):
         ("encounters.0.count", "d1000000000", "site.encounters[0].count:", "text"),
         ("encounters.0.count", "1d6*100", "a group is 0 to 100 monsters", "md"),
         ("encounters.0.count", "x", "site.encounters[0].count: dice 'x'", "html"),
+        ("bestiary.Skeleton.dc", 10**12, "site.bestiary.Skeleton.dc: must be 0 to 30", "text"),
     ],
 )
 def test_edits_that_broke_a_renderer_or_the_simulation_are_one_line(
