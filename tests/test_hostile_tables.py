@@ -436,18 +436,29 @@ def _pack_with(tmp_path: Path, name: str, old: str, new: str) -> Path:
         ("equipment/armor.yaml", "name: Leather", "name: Hide", "armor must be one of none, hide"),
         ("equipment/armor.yaml", "defense: int?", "defense: str?", "defense must be a whole"),
         ("character/classes.yaml", "class: mage", "class: wizard", "no rows for class 'mage'"),
+        ("character/classes.yaml", "prowess: 1\n", "prowess: 99999\n", "prowess must stay 0 to 60"),
         ("sim/party.yaml", "weapon: one-handed", "weapon: club", "weapon must be one of"),
         ("sim/tactics.yaml", "key: front_holds", "key: front_hold", "unknown key 'front_hold'"),
         ("monsters/brackets.yaml", "damage: d6", "damage: 2d6", "damage must be one die"),
         ("systems/fortmayn/brackets.yaml", "  dd: int\n", "  dd: int?\n  dds: int?\n", "'dd: int'"),
     ],
-    ids=["armour-renamed", "armour-defense", "class-renamed", "weapon", "tactics", "damage", "dd"],
+    ids=[
+        "armour-renamed",
+        "armour-defense",
+        "class-renamed",
+        "prowess",
+        "weapon",
+        "tactics",
+        "damage",
+        "dd",
+    ],
 )
 def test_tables_check_finds_what_would_break_the_simulation(
-    tmp_path, run_cli, name, old, new, says
+    tmp_path, run_cli, bounded, name, old, new, says
 ):
     """Each of these passed `tables check`, then failed every command that estimates danger
-    (or, for (Fortmayn)'s dice, stopped it with an internal error)."""
+    (or, for (Fortmayn)'s dice, stopped it with an internal error, or, for a prowess of 99,999,
+    made every fight hang)."""
     pack = _pack_with(tmp_path, name, old, new)
     result = run_cli("--tables", pack, "tables", "check")
     assert result.code == 1 and says in result.err, result.err
@@ -456,7 +467,8 @@ def test_tables_check_finds_what_would_break_the_simulation(
     fight = ["sim", "--monster", monster, "--trials", "10", "--seed", "x"]
     if name.startswith("systems/fortmayn"):
         fight += ["--system", "fortmayn"]
-    result = run_cli("--tables", pack, *fight)
+    with bounded(seconds=120, memory_mb=1024):  # a fighter of 99,999 attacks a round hung
+        result = run_cli("--tables", pack, *fight)
     assert result.code == 1 and "internal error" not in result.err, result.err
 
 

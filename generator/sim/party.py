@@ -87,15 +87,40 @@ def class_rows(tables: TableSet) -> dict[str, dict[int, dict[str, int]]]:
                 f"{table.path}: table 'character/classes': class '{cls}' must have levels "
                 f"1, 2, 3... without gaps, not {levels}"
             )
+            continue
+        wrong = _out_of_bounds(rows)
+        if wrong:
+            problems.append(f"{table.path}: table 'character/classes': class '{cls}': {wrong}")
     if problems:
         raise TableError(problems)
     tables.derived["sim/classes"] = out
     return out
 
 
+# What a class's row may hold at every level to MAX_LEVEL, carried on as level_row() does: the
+# built-ins reach hp 150, prowess 30, energy 30 and skills 31 at level 30. A fighter attacks
+# once a point of prowess above +1, so a table's prowess of 99,999 made every fight hang.
+CLASS_BOUNDS = {"hp": (1, MAX_HP), "prowess": (0, 60), "energy": (0, 100), "skills": (0, 100)}
+
+
+def _out_of_bounds(rows: dict[int, dict[str, int]]) -> str:
+    for level in [*sorted(rows), MAX_LEVEL]:  # the steps are even past the table: ends suffice
+        row = _row_at(rows, level)
+        for key, (low, high) in CLASS_BOUNDS.items():
+            if not low <= row[key] <= high:
+                return (
+                    f"{key} must stay {low} to {high} to level {MAX_LEVEL}, not {row[key]:,} "
+                    f"at level {level}"
+                )
+    return ""
+
+
 def level_row(tables: TableSet, cls: str, level: int) -> dict[str, int]:
     """The class's row at `level`, carried past the table's last level by its last step."""
-    rows = class_rows(tables)[cls]
+    return _row_at(class_rows(tables)[cls], level)
+
+
+def _row_at(rows: dict[int, dict[str, int]], level: int) -> dict[str, int]:
     top = max(rows)
     if level <= top:
         return rows[level]
