@@ -440,6 +440,9 @@ def _pack_with(tmp_path: Path, name: str, old: str, new: str) -> Path:
         ("sim/party.yaml", "weapon: one-handed", "weapon: club", "weapon must be one of"),
         ("sim/tactics.yaml", "key: front_holds", "key: front_hold", "unknown key 'front_hold'"),
         ("monsters/brackets.yaml", "damage: d6", "damage: 2d6", "damage must be one die"),
+        ("monsters/brackets.yaml", "xp: 50\n", "xp: 0\n", "xp must be at least 1, not 0"),
+        ("monsters/brackets.yaml", "hp: 2\n", "hp: 99999\n", "hp must be 1 to 10,000"),
+        ("monsters/examples.yaml", "hp: 16\n", "hp: -1\n", "hp must be 1 to 10,000, not -1"),
         ("systems/fortmayn/brackets.yaml", "  dd: int\n", "  dd: int?\n  dds: int?\n", "'dd: int'"),
     ],
     ids=[
@@ -450,6 +453,9 @@ def _pack_with(tmp_path: Path, name: str, old: str, new: str) -> Path:
         "weapon",
         "tactics",
         "damage",
+        "xp",
+        "hp",
+        "monster-hp",
         "dd",
     ],
 )

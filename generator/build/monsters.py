@@ -15,11 +15,26 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from generator.engine import needs, words
+from generator.engine.table import Table
 from generator.engine.tables import TableSet
 from generator.errors import TableError
 from generator.model.monster import Monster
 
 BRACKETS_TABLE = "monsters/brackets"
+MAX_HP = 10_000  # a monster's hit points (the simulation's bound, sim/foes.py)
+
+
+def _bracket_problems(tables: TableSet, table: Table) -> list[str]:
+    """Numbers a site's budget divides by (xp) and a fight counts down (hp) must be sane."""
+    out = []
+    for e in table.entries:
+        if e["xp"] < 1:
+            out.append(f"{needs.where(table, e.line)}: xp must be at least 1, not {e['xp']}")
+        if not 1 <= e["hp"] <= MAX_HP:
+            out.append(f"{needs.where(table, e.line)}: hp must be 1 to {MAX_HP:,}, not {e['hp']}")
+    return out
+
+
 BRACKETS = needs.declare(
     BRACKETS_TABLE,
     "the bestiary",
@@ -33,6 +48,7 @@ BRACKETS = needs.declare(
         "hit_dice": "float",
     },
     values={"bracket": (1, 2, 3, 4, 5)},
+    check=_bracket_problems,
 )
 # FMC Basic, Monster Types: light (12), medium (14) and heavy (16) defense. A table's dc is one
 # of these: the defense of the monster's armour or hide, before any shield.
@@ -144,6 +160,19 @@ def bestiary(tables: TableSet) -> Bestiary:
                     f"{where}: {name}: dc must be 12, 14 or 16 (the defense of its armour or "
                     f"hide; shield: true adds a shield's +1), not {dc!r}"
                 )
+                continue
+            wrong = [
+                f"{key} must be {low:,} to {high:,}, not {e[key]!r}"
+                for key, low, high in (("xp", 1, 10**12), ("hp", 1, MAX_HP))
+                if e.get(key) is not None
+                and (
+                    isinstance(e[key], bool)
+                    or not isinstance(e[key], int)
+                    or not low <= e[key] <= high
+                )
+            ]
+            if wrong:  # its own numbers, where it gives them (a budget divides by xp)
+                problems.append(f"{where}: {name}: {'; '.join(wrong)}")
                 continue
             shield = bool(e.get("shield", False))
             dc += SHIELD_BONUS if shield else 0
