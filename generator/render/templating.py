@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import functools
 import os
+import re
 import traceback
 from collections.abc import Sequence
 from fractions import Fraction
@@ -53,7 +54,9 @@ from generator.render.template_bounds import (
 
 MAX_TEMPLATE_BYTES = 1024 * 1024  # hand-written templates are a few KB
 MAX_POWER_BITS = 100_000  # digits of 2 ** x a template may compute (about 30,000 decimal)
-_SANDBOX_VERSION = 2  # part of every compiled template's cache key (2: `%` is intercepted)
+_SANDBOX_VERSION = 3  # part of every compiled template's cache key (3: `%`, and finalize)
+MAX_WORD = 100  # characters of a word printed whole (no word in Delve's own text comes near)
+_LONG_WORD = re.compile(rf"\S{{{MAX_WORD + 1},}}")
 
 _PLAIN = (str, int, float, bool, type(None), list, tuple, dict, set, frozenset, Fraction)
 _MODULES = ("generator.model.", "generator.systems.", "generator.render.", "generator.sim.")
@@ -210,6 +213,22 @@ class SignedBytecodeCache(jinja2.BytecodeCache):
             )
 
 
+def breakable(value: Any) -> Any:
+    """Printed text (every `{{ ... }}`) with a zero-width space in any word longer than
+    MAX_WORD, every MAX_WORD characters: WeasyPrint hyphenates a word in time that grows
+    steeply with its length (a 3,000-character word in a stat block took a PDF 514 s of CPU
+    time), and a document, a table or a roll of joined references can hold one. Markup (the
+    maps' SVG) passes as it is; no word of Delve's own text is that long."""
+    if isinstance(value, str) and not isinstance(value, Markup) and len(value) > MAX_WORD:
+        return _LONG_WORD.sub(_break_word, value)
+    return value
+
+
+def _break_word(match: re.Match[str]) -> str:
+    word = match.group()
+    return "\u200b".join(word[i : i + MAX_WORD] for i in range(0, len(word), MAX_WORD))
+
+
 @lru_cache(maxsize=16)
 def environment(folders: tuple[Path, ...] = ()) -> Any:
     """The sandboxed environment over the user's folders and the built-ins (cached per search
@@ -224,6 +243,7 @@ def environment(folders: tuple[Path, ...] = ()) -> Any:
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
+        finalize=breakable,
     )
     env.globals.clear()  # not even Jinja's defaults: only what Delve provides
     env.filters.update(helpers.filters())
