@@ -19,6 +19,7 @@ from generator.errors import DelveError
 
 DEFAULT_OUTPUT_DIR = Path("output")
 MAX_STEM = 80  # characters of a seed kept in a default file name; the rest is a digest
+MAX_STEM_BYTES = 120  # ... and bytes of UTF-8 (a file name is 255 bytes; 80 CJK are 240)
 
 
 def check_target(path: Path) -> bool:
@@ -81,12 +82,19 @@ def write_atomic(path: Path, data: str | bytes) -> bool:
 
 
 def safe_name(seed: str) -> str:
-    """A seed made safe for a file name: letters, digits and `-_.` kept, the rest `_`; a long
-    seed keeps its first MAX_STEM characters and a digest of the whole, so it stays unique."""
+    """A seed made safe for a file name: letters, digits and `-_.` kept, the rest `_`.
+
+    A long seed keeps its first MAX_STEM characters, cut to MAX_STEM_BYTES bytes of UTF-8 on a
+    character's boundary, and a digest of the whole, so the name stays unique and well under
+    the 255 bytes a file system allows. A seed mostly of other characters (`🐉🐉`) gets the
+    digest too, or every such seed would be the same `__`."""
     safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in seed) or "seed"
-    if len(safe) > MAX_STEM or len(safe.encode("utf-8", "replace")) > MAX_STEM * 2:
+    replaced = sum(a != b for a, b in zip(seed, safe, strict=False))
+    encoded = safe.encode("utf-8", "replace")
+    if len(safe) > MAX_STEM or len(encoded) > MAX_STEM_BYTES or 2 * replaced > len(seed):
         digest = hashlib.sha256(seed.encode("utf-8", "surrogatepass")).hexdigest()[:16]
-        safe = f"{safe[:MAX_STEM]}-{digest}"
+        stem = safe[:MAX_STEM].encode("utf-8", "replace")[:MAX_STEM_BYTES]
+        safe = f"{stem.decode('utf-8', 'ignore')}-{digest}"
     return safe
 
 

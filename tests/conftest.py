@@ -52,6 +52,24 @@ def builtin_tables() -> TableSet:
     return TableSet.load(use_env=False)
 
 
+@pytest.fixture(scope="session")
+def site_doc(builtin_tables: TableSet) -> dict:
+    """A saved site (12 rooms) for the hostile-document tests to edit."""
+    from generator.build.site import generate_site
+    from generator.engine.rng import Rng
+
+    return generate_site(builtin_tables, Rng("hostile-site"), rooms=12).to_dict()
+
+
+@pytest.fixture(scope="session")
+def region_doc(builtin_tables: TableSet) -> dict:
+    """A saved region (the default radius) for the hostile-document tests to edit."""
+    from generator.build.region import generate_region
+    from generator.engine.rng import Rng
+
+    return generate_region(builtin_tables, Rng("hostile-region")).to_dict()
+
+
 @dataclass
 class CliResult:
     code: int

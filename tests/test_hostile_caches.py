@@ -102,6 +102,28 @@ def test_a_folder_writable_by_others_is_refused_with_one_warning(tmp_path, cache
     assert len(warned) == 1 and "writable by group or others" in warned[0]
 
 
+@pytest.mark.skipif(
+    not hasattr(os, "geteuid") or os.geteuid() != 0, reason="giving a folder away takes root"
+)
+def test_a_folder_owned_by_another_user_is_refused_with_one_warning(tmp_path, cache, monkeypatch):
+    """A real chown, not a pretended geteuid: the folder belongs to nobody (65534)."""
+    folders = [_mine(tmp_path)]
+    TableSet.load(folders, use_env=False)  # a good cache of our own first
+    planted = _tables_file(cache)
+    os.chown(cache, 65534, 65534)
+    os.chown(planted, 65534, 65534)
+    warned: list[str] = []
+    monkeypatch.setattr(cachefiles, "on_warning", warned.append)
+    monkeypatch.setattr(cachefiles, "_warned", set())
+    before, names = planted.read_bytes(), sorted(p.name for p in cache.iterdir())
+    assert TableSet.load(folders, use_env=False).has("extra/thing")
+    assert TableSet.load(folders, use_env=False).has("extra/thing")
+    assert len(warned) == 1 and "another owner" in warned[0], warned
+    assert sorted(p.name for p in cache.iterdir()) == names  # nothing written beside it
+    assert planted.read_bytes() == before  # and nothing written over
+    assert tablecache.read(_key(folders)) is None
+
+
 @pytest.mark.skipif(not hasattr(os, "geteuid"), reason="owners are a POSIX notion")
 def test_a_file_of_another_owner_or_writable_by_others_is_a_miss(tmp_path, cache, monkeypatch):
     folders = [_mine(tmp_path)]

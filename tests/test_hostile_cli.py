@@ -36,6 +36,23 @@ def test_a_long_seed_makes_a_short_unique_file_name(run_cli, tmp_path, monkeypat
     assert default_path("site", "harrowdeep", "svg").name == "site-harrowdeep.svg"  # unchanged
 
 
+@pytest.mark.parametrize("seed", ["漢" * 80, "🐉" * 120, "é" * 300, "a" + "ü" * 90])
+def test_a_long_multibyte_seed_names_its_file_in_bytes(run_cli, tmp_path, monkeypatch, seed):
+    """80 CJK characters are 240 bytes, and with `site-`, a digest and `.svg` the name passed
+    the 255 bytes a file name may hold (ENAMETOOLONG): names are cut by bytes."""
+    monkeypatch.chdir(tmp_path)
+    result = run_cli("site", "--seed", seed, "--format", "svg")
+    assert result.code == 0, result.err
+    (written,) = (tmp_path / "output").glob("site-*.svg")
+    assert len(written.name.encode("utf-8")) <= 160, written.name
+    assert safe_name(seed) != safe_name(seed[:-1]) and safe_name(seed).count("-") >= 1
+
+
+def test_seeds_of_symbols_alone_do_not_share_a_file(tmp_path):
+    assert safe_name("🐉🐉") != safe_name("🐍🐍")
+    assert safe_name("saltmarch@size=12x8") == "saltmarch_size_12x8"  # addresses read as before
+
+
 @pytest.mark.parametrize(
     ("seed", "says"),
     [

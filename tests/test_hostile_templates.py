@@ -117,14 +117,111 @@ def test_a_runaway_template_is_stopped_by_the_cpu_limit(run_cli, tmp_path, monke
     assert not (tmp_path / "x.pdf").exists()
 
 
-def test_a_greedy_template_is_stopped_by_the_memory_limit(run_cli, tmp_path, monkeypatch):
+def test_a_greedy_template_is_stopped_by_the_memory_limit(run_cli, tmp_path, monkeypatch, bounded):
     monkeypatch.setenv("DELVE_TEMPLATE_MEMORY_MB", "300")
-    cover(tmp_path / "mine", "{% for a in 'x' * 1000 %}{{ 'y' * 10000000 }}{% endfor %}")
-    result = run_cli(
-        "site", "--seed", SEED, "-f", "html", "--templates", tmp_path / "mine", "-o",
-        tmp_path / "x.html",
-    )  # fmt: skip
+    # Each list is under every size bound, and the page is short; but each call holds its own
+    # list of 10 million while it calls the next: 8 GB, were nothing to stop them.
+    cover(
+        tmp_path / "mine",
+        "{% macro f(n) %}{% set held = ('y' * 10000000)|list %}"
+        "{{ f(n - 1) if n else '' }}{{ held|length }}{% endmacro %}{{ f(100) }}",
+    )
+    with bounded(seconds=120, memory_mb=1024):
+        result = run_cli(
+            "site", "--seed", SEED, "-f", "html", "--templates", tmp_path / "mine", "-o",
+            tmp_path / "x.html",
+        )  # fmt: skip
     one_line(result, "more than 300 MB of memory")
+
+
+GROWTH = [
+    ("center", "{{ 'a'|center(1000000000) }}"),
+    ("indent", "{{ ('a\n' * 1000)|indent(1000000) }}"),
+    ("replace", "{{ ('a' * 1000000)|replace('a', 'b' * 1000) }}"),
+    ("join", "{{ (['ab'] * 1000000)|join('x' * 1000) }}"),
+    ("format-width", "{{ '%1000000000d'|format(1) }}"),
+    ("format-star", "{{ '%*d'|format(1000000000, 1) }}"),
+    ("wordwrap", "{{ ('a ' * 1000000)|wordwrap(1, wrapstring='x' * 1000) }}"),
+    ("batch", "{{ [1]|batch(1000000000, 'x')|list }}"),
+    ("slice", "{{ [1]|slice(1000000000)|list }}"),
+    ("percent", "{{ '%1000000000d' % 1 }}"),
+    ("str-format", "{{ '{:>1000000000}'.format(1) }}"),
+    ("str-format-nested", "{{ '{:>{w}}'.format(1, w=1000000000) }}"),
+    ("format-map", "{{ '{0:>1000000000}'.format_map({}) }}"),
+    ("ljust", "{{ 'x'.ljust(1000000000) }}"),
+    ("zfill", "{{ 'x'.zfill(1000000000) }}"),
+    ("expandtabs", "{{ ('\t' * 1000000).expandtabs(10000) }}"),
+    ("str-replace", "{{ ('a' * 1000000).replace('a', 'b' * 1000) }}"),
+    ("str-join", "{{ ('x' * 1000).join(['ab'] * 1000000) }}"),
+]
+
+
+@pytest.mark.parametrize(("name", "text"), GROWTH, ids=[n for n, _ in GROWTH])
+def test_jinjas_own_filters_and_text_methods_are_bounded_before_they_build(
+    tmp_path, bounded, name, text
+):
+    """Each would build a gigabyte or more; each is refused before it allocates (in this
+    process, under 300 MB more than it uses)."""
+    path = cover(tmp_path / "mine", text + "\n")
+    with bounded(seconds=60, memory_mb=300), pytest.raises(TemplateError) as err:
+        templating.render_template("parts/cover.html.j2", {}, [tmp_path / "mine"])
+    assert str(path) in str(err.value) and "at most 20,000,000 characters" in str(err.value)
+
+
+def test_the_same_filters_still_do_their_work(tmp_path):
+    cover(
+        tmp_path / "mine",
+        "{{ 'ok'|center(6) }}|{{ '%5.1f'|format(3.14159) }}|{{ 'a b'|replace(' ', '-') }}|"
+        "{{ [1, 2]|join(', ') }}|{{ 'x'.ljust(3) }}|{{ '{:>4}'.format(7) }}|{{ '%03d' % 5 }}|"
+        "{{ 'a\nb'|indent(2, true) }}|{{ [1, 2, 3]|batch(2)|list }}",
+    )
+    out = templating.render_template("parts/cover.html.j2", {}, [tmp_path / "mine"])
+    assert out == "  ok  |  3.1|a-b|1, 2|x  |   7|005|  a\n  b|[[1, 2], [3]]"
+
+
+def test_a_templates_whole_output_is_bounded_as_it_streams(tmp_path, monkeypatch, bounded):
+    from generator.render import template_bounds
+
+    monkeypatch.setattr(template_bounds, "MAX_OUTPUT", 1_000_000)
+    cover(tmp_path / "mine", "{% for i in 'x' * 2000 %}{{ 'y' * 1000 }}{% endfor %}\n")
+    with bounded(seconds=60, memory_mb=300), pytest.raises(TemplateError) as err:
+        templating.render_template("parts/cover.html.j2", {}, [tmp_path / "mine"])
+    assert str(err.value) == (
+        "parts/cover.html.j2: not allowed in a template: a template may print at most "
+        "1,000,000 characters"
+    )
+
+
+def test_a_growing_filter_is_one_line_through_the_child_too(run_cli, tmp_path, bounded):
+    path = cover(tmp_path / "mine", "{{ 'a'|center(1000000000) }}\n")
+    with bounded(seconds=120, memory_mb=1024):
+        result = run_cli(
+            "site", "--seed", SEED, "-f", "html", "--templates", tmp_path / "mine", "-o",
+            tmp_path / "x.html",
+        )  # fmt: skip
+    one_line(result, str(path), "at most 20,000,000 characters")
+
+
+def test_the_cpu_cap_is_minutes_not_ten_of_them(monkeypatch):
+    """The slowest real booklet measured (a 91-hex region's PDF) takes about 31 s of CPU."""
+    from generator.render import isolate
+
+    monkeypatch.delenv("DELVE_TEMPLATE_SECONDS", raising=False)
+    assert isolate.seconds() == 120
+
+
+def test_the_parent_takes_only_so_much_from_the_child(run_cli, tmp_path, monkeypatch, bounded):
+    from generator.render import isolate
+
+    monkeypatch.setattr(isolate, "MAX_RESULT_BYTES", 10_000)
+    cover(tmp_path / "mine", "<h1>{{ site.name }}</h1>")
+    with bounded(seconds=120, memory_mb=1024):
+        result = run_cli(
+            "site", "--seed", SEED, "-f", "html", "--templates", tmp_path / "mine", "-o",
+            tmp_path / "x.html",
+        )  # fmt: skip
+    one_line(result, "the templates made a booklet of", "bytes; Delve takes at most 10,000")
+    assert not (tmp_path / "x.html").exists()
 
 
 def test_user_templates_still_render_and_warn_through_the_child(run_cli, tmp_path):
@@ -148,6 +245,18 @@ def test_a_huge_template_file_is_refused_unread(run_cli, tmp_path, bounded):
             tmp_path / "x.html",
         )  # fmt: skip
     one_line(result, str(path), "too big for a template")
+
+
+def test_a_template_that_is_a_fifo_is_refused_unopened(run_cli, tmp_path, bounded):
+    (tmp_path / "mine" / "parts").mkdir(parents=True)
+    os.mkfifo(tmp_path / "mine" / "parts" / "cover.html.j2")  # a read would block forever
+    with bounded(seconds=60, memory_mb=512):
+        result = run_cli(
+            "site", "--seed", SEED, "-f", "html", "--templates", tmp_path / "mine", "-o",
+            tmp_path / "x.html",
+        )  # fmt: skip
+    one_line(result, "cover.html.j2: is a pipe (FIFO)")
+    assert not (tmp_path / "x.html").exists()
 
 
 def test_a_template_symlinked_out_of_its_folder_is_refused(run_cli, tmp_path):

@@ -402,3 +402,27 @@ def test_the_party_table_needs_every_class(tmp_path):
     )
     with pytest.raises(TableError, match="no row for mage, expert"):
         builds(ts)
+
+
+@pytest.mark.parametrize(
+    "table, old, new, said",
+    [
+        ("sim/fortmayn", "armour: leather", "armour: leathr", "armour must be a row of"),
+        ("systems/fortmayn/brackets", "bracket: 5", "bracket: 6", "bracket"),
+    ],
+)
+def test_tables_check_finds_a_fortmayn_table_that_would_break_the_fight(
+    run_cli, tmp_path, table, old, new, said
+):
+    """The (Fortmayn) fight's tables are checked by `delve tables check`, as every other
+    table a command reads (issue 11: a table that breaks a command is caught by the check)."""
+    from generator.engine.tables import builtin_tables_dir
+
+    text = (builtin_tables_dir() / f"{table}.yaml").read_text(encoding="utf-8")
+    assert old in text
+    target = tmp_path / f"{table}.yaml"
+    target.parent.mkdir(parents=True)
+    target.write_text(text.replace(old, new, 1), encoding="utf-8")
+    res = run_cli("--tables", str(tmp_path), "tables", "check")
+    assert res.code == 1
+    assert f"table '{table}'" in res.err and said in res.err

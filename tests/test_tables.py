@@ -512,18 +512,18 @@ def test_check_reports_every_problem_at_once(run_cli, tmp_path: Path) -> None:
     assert got[-1] == f"{len(expected)} problem(s) found"
 
 
-def test_a_file_of_ten_megabytes_is_refused(run_cli, tmp_path: Path) -> None:
+def test_a_file_past_the_size_limit_is_refused(run_cli, tmp_path: Path) -> None:
     path = tmp_path / "huge.yaml"
     with path.open("w", encoding="utf-8") as f:
         f.write("title: Huge\nentries:\n")
         line = "  - result: " + "x" * 1000 + "\n"
-        while f.tell() < MAX_FILE_BYTES:
+        while f.tell() <= MAX_FILE_BYTES:
             f.write(line)
     size = path.stat().st_size
     result = run_cli("tables", "check", tmp_path)
     assert result.code == 1
     assert lines(result.err) == [
-        f"{path}: {size:,} bytes is too big for a table file (limit 10 MB)",
+        f"{path}: {size:,} bytes is too big for a table file (at most 2 MB)",
         "1 problem(s) found",
     ]
 

@@ -24,6 +24,7 @@ def table_problems(tables: TableSet) -> list[str]:
     from generator.build.region import tables as region
     from generator.engine import needs
     from generator.errors import TableError
+    from generator.sim import foes, fortmayn, party, rules  # noqa: F401  (their needs)
 
     problems = needs.check_all(tables)
     for build in (

@@ -122,7 +122,7 @@ def load_party(spec: str | None, level: int | None = None) -> list | None:
         return None if level is None else default_party(ts, check_level(level, "--level"))
     path = Path(spec)
     if spec.lower().endswith((".yaml", ".yml")) or path.is_file():
-        if not path.is_file():
+        if not path.exists():  # a FIFO or folder is refused, unopened, by load_party_file
             raise DelveError(f"--party {spec}: no such file")
         return load_party_file(ts, path)
     return parse_spec(ts, spec)

@@ -9,6 +9,14 @@ from typing import Any
 MAX_DEPTH = 12  # nested references deeper than this are certainly a mistake
 
 
+def _shown(cycle: list[str]) -> str:
+    """A cycle as `a -> b -> a`, its middle cut when it is long (one line, not 20 KB)."""
+    if len(cycle) <= 8:
+        return " -> ".join(cycle)
+    cut = len(cycle) - 6
+    return " -> ".join([*cycle[:4], f"... ({cut:,} more)", *cycle[-2:]])
+
+
 def check_references(tables: dict[str, Any]) -> list[str]:
     """No chain of references loops back on itself, or nests deeper than rolling allows.
 
@@ -53,7 +61,7 @@ def check_references(tables: dict[str, Any]) -> list[str]:
                     reported.add(key)
                     problems.append(
                         f"{tables[node].path}:{line}: table '{node}': reference cycle "
-                        + " -> ".join(cycle)
+                        + _shown(cycle)
                     )
             elif ref not in state:
                 state[ref] = 1

@@ -25,7 +25,7 @@ from generator import __version__
 from generator.engine import cachefiles
 from generator.engine.cachefiles import cache_dir  # noqa: F401  (kept for callers)
 
-_FORMAT = 4  # bump when the stored table layout changes
+_FORMAT = 5  # bump when the stored table layout or the checks made at load change
 _KIND = "tables"
 _KEEP = 6  # table sets kept (a few folder combinations, and the one before an edit)
 _MAX_TOTAL = 32 * 1024 * 1024

@@ -17,6 +17,8 @@ from generator.engine.texts import ID_RE, REF_SCAN, entry_templates
 from generator.engine.yamlload import LDict, LList, Raw, plain
 from generator.errors import DelveError, DiceError
 
+MAX_ENTRIES = 10_000  # entries in one table (the biggest built-in has 207)
+
 TOP_KEYS = {"title", "die", "id", "source", "description", "fields", "entries"}
 ENTRY_KEYS = {"roll", "weight", "result", "tags"}
 FIELD_TYPES: dict[str, tuple[type, ...]] = {
@@ -116,6 +118,12 @@ class FileParser:
             self.err(doc.line_of("entries"), "'entries' must be a list")
         elif not entries_raw:
             self.err(doc.line_of("entries"), "'entries' is empty")
+        elif len(entries_raw) > MAX_ENTRIES:
+            self.err(
+                doc.line_of("entries"),
+                f"{len(entries_raw):,} entries; a table holds at most {MAX_ENTRIES:,} "
+                "(split it, or roll a die on tables of their own)",
+            )
         else:
             for item, line in zip(entries_raw, entries_raw.item_lines, strict=True):
                 entry = self.parse_entry(item, line, fields, die is not None or "die" in doc)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import difflib
 import os
+import stat
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
@@ -18,8 +19,12 @@ from generator.engine.rng import Rng
 from generator.engine.table import Entry, Rolled, Table
 from generator.engine.tableparse import FileParser, unknown_references
 from generator.engine.texts import Template, counted
-from generator.engine.yamlload import load_yaml
+from generator.engine.yamlload import Budget, load_yaml
 from generator.errors import DelveError, TableError
+from generator.reading import not_a_file
+
+MAX_FOLDER_FILES = 2_000  # table files in one folder (the built-ins are 126)
+MAX_FOLDER_BYTES = 20 * 1024 * 1024  # bytes of table files in one folder (the built-ins: 856 KB)
 
 
 def builtin_tables_dir() -> Path:
@@ -27,6 +32,41 @@ def builtin_tables_dir() -> Path:
     package = Path(__file__).resolve().parent.parent
     packaged = package / "_data" / "tables"
     return packaged if packaged.is_dir() else package.parent / "tables"
+
+
+def folder_files(folder: Path) -> tuple[list[Path], list[str]]:
+    """The table files of a folder, sorted, and its problems: a folder of more than
+    MAX_FOLDER_FILES files or MAX_FOLDER_BYTES bytes is refused whole (from stat, before any
+    file is read), and a file that is a symbolic link out of the folder is left out (as a
+    template's would be: a shared pack must not read the referee's other files)."""
+    root = folder.resolve()
+    found = sorted(folder.rglob("*.yaml")) + sorted(folder.rglob("*.yml"))
+    files, problems, total = [], [], 0
+    for path in found:
+        if len(files) >= MAX_FOLDER_FILES:
+            return [], [f"{folder}: more than {MAX_FOLDER_FILES:,} table files in one folder"]
+        try:
+            real = path.resolve()
+            st = real.stat()
+        except (OSError, RuntimeError):
+            continue  # a broken link: not a table file
+        if not real.is_relative_to(root):
+            problems.append(
+                f"{path}: a symbolic link out of its folder; tables are read only "
+                "inside their folder"
+            )
+            continue
+        wrong = not_a_file(st.st_mode)
+        if wrong:  # a folder named x.yaml holds tables of its own; anything else is refused
+            if not stat.S_ISDIR(st.st_mode):
+                problems.append(f"{path}: {wrong}")
+            continue
+        files.append(path)
+        total += st.st_size
+        if total > MAX_FOLDER_BYTES:
+            limit = MAX_FOLDER_BYTES // (1024 * 1024)
+            return [], [f"{folder}: more than {limit} MB of table files in one folder"]
+    return files, problems
 
 
 # --------------------------------------------------------------------------- the set
@@ -111,18 +151,21 @@ class TableSet:
                 what = "is not a folder" if folder.exists() else "does not exist"
                 problems.append(f"{folder}: tables folder {what}")
                 continue
-            files = sorted(p for p in folder.rglob("*.yaml") if p.is_file())
-            files += sorted(p for p in folder.rglob("*.yml") if p.is_file())
-            if not files and index > 0:
+            files, wrong = folder_files(folder)
+            problems += wrong
+            if not files and index > 0 and not wrong:
                 problems.append(f"{folder}: tables folder holds no .yaml files")
                 continue
             seen_here: dict[str, Path] = {}
+            budget = Budget(str(folder)) if index > 0 else None  # the built-ins are trusted
             for path in files:
+                if budget is not None and budget.spent:
+                    break
                 rel = path.relative_to(folder)
                 table_id = rel.with_suffix("").as_posix()
                 label = str(path if index > 0 else Path("tables") / rel)
                 try:
-                    doc = load_yaml(path, label)
+                    doc = load_yaml(path, label, budget)
                 except TableError as err:
                     problems.extend(err.problems)
                     continue

@@ -7,7 +7,7 @@ import re
 from typing import Any
 
 from generator.errors import DocumentError
-from generator.model.limits import MAX_NESTING, MAX_NUMBER, MAX_TEXT
+from generator.model.limits import MAX_NESTING, MAX_NUMBER, MAX_SEED_TEXT, MAX_TEXT
 
 _TYPE_NAMES = {
     int: "an integer",
@@ -35,7 +35,8 @@ def check_plain(data: Any, path: str = "document") -> None:
     """What any JSON document must be before the model reads it: nested at most MAX_NESTING
     deep, every number of at most MAX_NUMBER (and finite), every text printable (no control
     characters but tab and newline, no lone surrogates, which no file can hold) and at most
-    MAX_TEXT characters. Walked with a stack of its own; the first fault names its path."""
+    MAX_TEXT characters (a seed MAX_SEED_TEXT). Walked with a stack of its own; the first fault
+    names its path."""
     todo: list[tuple[Any, str, int]] = [(data, path, 0)]
     while todo:
         value, at, depth = todo.pop()
@@ -44,6 +45,11 @@ def check_plain(data: Any, path: str = "document") -> None:
                 raise DocumentError(f"{at}: nested more than {MAX_NESTING} deep")
             for k in value:
                 _check_text(k, f"{at} (a key)")
+            seed = value.get("seed")
+            if isinstance(seed, str) and len(seed) > MAX_SEED_TEXT:
+                raise DocumentError(
+                    f"{at}.seed: a seed of {len(seed):,} characters (at most {MAX_SEED_TEXT:,})"
+                )
             todo += [(v, f"{at}.{k}", depth + 1) for k, v in value.items()]
         elif isinstance(value, list):
             if depth >= MAX_NESTING:

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from generator.errors import DocumentError
-from generator.model import doc
+from generator.model import doc, limits
 from generator.model.haven import Haven
 from generator.model.monster import Monster
 from generator.model.site import MonsterGroup, Site, _danger
@@ -237,5 +237,7 @@ class Hex:
             raise DocumentError(f"{path}.{need}: a hex stocked '{s}' needs its {need}")
         if s == "lair" and self.lair is not None and self.lair.form == "site" and not self.site:
             raise DocumentError(f"{path}.site: a multi-room lair needs its site document")
-        if self.level < 1:
-            raise DocumentError(f"{path}.level: must be at least 1, not {self.level}")
+        if not 1 <= self.level <= limits.MAX_LEVEL:
+            raise DocumentError(f"{path}.level: must be 1 to {limits.MAX_LEVEL}, not {self.level}")
+        if not 0 <= self.rerolled <= limits.MAX_REROLLS:
+            raise DocumentError(f"{path}.rerolled: must be 0 to {limits.MAX_REROLLS}")

@@ -14,3 +14,7 @@ MAX_NUMBER = 10**12  # any other number in a document (XP, hit points, counts, w
 MAX_TEXT = 100_000  # characters in one text of a document
 MAX_DOCUMENT_BYTES = 64 * 1024 * 1024  # a 99x99 region's document is a few MB
 MAX_NESTING = 64  # objects and lists inside each other in a document (the model uses ~10)
+# Characters of a seed or address: the CLI takes seeds of at most 1,000 (engine/rng.py) and an
+# address adds a few dozen. A booklet prints it on every page, where a 7,000-character one took
+# WeasyPrint minutes to lay out.
+MAX_SEED_TEXT = 1_100

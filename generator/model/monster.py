@@ -5,9 +5,13 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from generator.errors import DocumentError
 from generator.model import doc
 
 BRACKET_NAMES = {1: "mook", 2: "grunt", 3: "elite", 4: "lieutenant", 5: "boss"}
+MAX_DC = 30  # FMC Basic's defenses run 10 to 17; the fight keeps it in 32-bit numbers
+
+
 # What a monster is, for what it can be found doing and what it leaves behind (docs/rooms.md):
 # social (talks, plans, keeps things), beast, vermin, mindless (obeys or waits), undead (the
 # thinking dead), ooze, plant, construct, dragon, spirit.
@@ -86,12 +90,15 @@ class Monster:
     @classmethod
     def from_dict(cls, data: Any, path: str) -> Monster:
         f = doc.field
+        dc = f(data, "dc", int, path)
+        if not 0 <= dc <= MAX_DC:
+            raise DocumentError(f"{path}.dc: must be 0 to {MAX_DC}, not {dc}")
         return cls(
             name=f(data, "name", str, path),
             plural=f(data, "plural", str, path),
             bracket=f(data, "bracket", int, path),
             xp=f(data, "xp", int, path),
-            dc=f(data, "dc", int, path),
+            dc=dc,
             hp=f(data, "hp", int, path),
             speed=f(data, "speed", str, path),
             attack=f(data, "attack", int, path),

@@ -12,13 +12,14 @@ re-rolling one hex never rewrites another: ``Region.rumour_text`` fills the name
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
 import networkx as nx
 
 from generator.errors import DocumentError
-from generator.model import doc
+from generator.model import doc, limits
 from generator.model.faction import Faction, RegionEncounter
 from generator.model.haven import Rumour
 from generator.model.hex import Hex
@@ -26,6 +27,28 @@ from generator.model.monster import Monster
 
 HEX_MILES = (18, 6)
 PATH_KINDS = ("road", "trail")
+
+# What a biome's key and colour, and a hex's label, may be: each is written into the map's SVG
+# and the booklet's HTML as a class name, a CSS rule or text, so a table or an edited document
+# holding `"/><script>` must be refused here, where the fault can be named.
+BIOME_KEY = re.compile(r"[a-z][a-z0-9-]{0,31}")
+COLOUR = re.compile(r"#(?:[0-9a-fA-F]{3}){1,2}")
+LABEL = re.compile(r"(?!00)[0-9]{2}(?!00)[0-9]{2}")  # XXYY, each counted from 01 (engine/hexes)
+MAX_AXIAL = 200  # |q| and |r| of a hex: a 99 x 99 map (XXYY labels) stays within 150
+
+
+def biome_key_problem(key: object) -> str | None:
+    """Why `key` cannot be a biome's key (a CSS class and an SVG id), or None."""
+    if isinstance(key, str) and BIOME_KEY.fullmatch(key):
+        return None
+    return f"{str(key)[:40]!r} must be lower-case letters, digits and '-', starting with a letter"
+
+
+def colour_problem(colour: object) -> str | None:
+    """Why `colour` cannot be a biome's colour (written into CSS and SVG), or None."""
+    if isinstance(colour, str) and COLOUR.fullmatch(colour):
+        return None
+    return f"{str(colour)[:40]!r} must be a colour #rgb or #rrggbb, e.g. #87a66f"
 
 
 @dataclass
@@ -84,6 +107,9 @@ class Biome:
     @classmethod
     def from_dict(cls, key: str, data: Any, path: str) -> Biome:
         f = doc.field
+        wrong = colour_problem(f(data, "color", str, path))
+        if wrong:
+            raise DocumentError(f"{path}.color: {wrong}")
         return cls(
             key=key,
             name=f(data, "name", str, path),
@@ -206,9 +232,19 @@ class Region:
                 raise DocumentError(f"{path}.shape.{k}: must be radius, width or height (integers)")
         reroll = f(data, "reroll", dict, path, {})
         for k, v in reroll.items():
-            if isinstance(v, bool) or not isinstance(v, int) or v < 1:
-                raise DocumentError(f"{path}.reroll.{k}: must be a count of at least 1")
+            if not LABEL.fullmatch(k):
+                raise DocumentError(f"{path}.reroll: {k[:40]!r} is not a hex label (XXYY)")
+            if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= limits.MAX_REROLLS:
+                raise DocumentError(
+                    f"{path}.reroll.{k}: must be a count of 1 to {limits.MAX_REROLLS}"
+                )
+        if sum(reroll.values()) > limits.MAX_REROLLS:  # each is a --reroll in the recipe
+            raise DocumentError(f"{path}.reroll: at most {limits.MAX_REROLLS} re-rolls in all")
         biomes_raw = f(data, "biomes", dict, path)
+        for k in biomes_raw:  # before any path names the key
+            wrong = biome_key_problem(k)
+            if wrong:
+                raise DocumentError(f"{path}.biomes: the key {wrong}")
         beasts = f(data, "bestiary", dict, path)
         region = cls(
             seed=f(data, "seed", str, path),
@@ -238,6 +274,17 @@ class Region:
         """References between parts must resolve for the renderers to make sense."""
         labels: dict[str, int] = {}
         for i, h in enumerate(self.hexes):
+            if not LABEL.fullmatch(h.label):
+                raise DocumentError(
+                    f"{path}.hexes[{i}].label: must be four digits XXYY (0101 to 9999), "
+                    f"not {h.label[:40]!r}"
+                )
+            for axis in ("q", "r"):
+                if abs(getattr(h, axis)) > MAX_AXIAL:
+                    raise DocumentError(
+                        f"{path}.hexes[{i}].{axis}: must be -{MAX_AXIAL} to {MAX_AXIAL} "
+                        "(a map is at most 99 x 99 hexes)"
+                    )
             if h.label in labels:
                 raise DocumentError(f"{path}.hexes[{i}].label: '{h.label}' is used twice")
             labels[h.label] = i
@@ -247,6 +294,11 @@ class Region:
                 )
         if not self.hexes:
             raise DocumentError(f"{path}.hexes: a region needs at least one hex")
+        if not 1 <= self.level <= limits.MAX_LEVEL:
+            raise DocumentError(f"{path}.level: must be 1 to {limits.MAX_LEVEL}, not {self.level}")
+        for k in self.reroll:
+            if k not in labels:
+                raise DocumentError(f"{path}.reroll.{k}: no hex '{k}'")
         if self.start not in labels:
             raise DocumentError(f"{path}.start: no hex '{self.start}'")
         for i, h in enumerate(self.hexes):
@@ -256,6 +308,8 @@ class Region:
                 )
         for key, items in (("rivers", self.rivers), ("roads", self.roads)):
             for i, item in enumerate(items):
+                if not item.path:
+                    raise DocumentError(f"{path}.{key}[{i}].path: must name at least one hex")
                 for j, lab in enumerate(item.path):
                     if lab not in labels:
                         raise DocumentError(f"{path}.{key}[{i}].path[{j}]: no hex '{lab}'")

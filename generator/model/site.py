@@ -478,6 +478,8 @@ class Site:
         """The invariants an edited document must keep for the renderers to make sense."""
         if not 1 <= self.level <= limits.MAX_LEVEL:
             raise DocumentError(f"{path}.level: must be 1 to {limits.MAX_LEVEL}, not {self.level}")
+        if not self.name.strip():  # the map's title is the name: it cannot be blank
+            raise DocumentError(f"{path}.name: must not be empty")
         if not 1 <= len(self.rooms) <= limits.MAX_ROOMS:
             raise DocumentError(f"{path}.rooms: must hold 1 to {limits.MAX_ROOMS} rooms")
         depths = set()
@@ -514,6 +516,12 @@ class Site:
                     )
         if len(self.encounters) != 6:
             raise DocumentError(f"{path}.encounters: must hold six entries (a d6 table)")
+        for i, e in enumerate(self.encounters):
+            at = f"{path}.encounters[{i}]"
+            if e.name not in self.bestiary:
+                raise DocumentError(f"{at}.name: '{e.name}' has no stat block in bestiary")
+            _check_count(e.count, f"{at}.count")
+
         self._check_master(f"{path}.master")
 
     def _check_master(self, path: str) -> None:
@@ -532,3 +540,19 @@ class Site:
                 f"{path}.room: room {m.room} holds no {m.name!r} (move the master with its "
                 "room, or set room to null with a note)"
             )
+
+
+def _check_count(count: str, at: str) -> None:
+    """A wandering group's count: a dice formula of at most limits.MAX_GROUP monsters."""
+    from generator.engine.dice import parse
+    from generator.errors import DiceError
+
+    try:
+        formula = parse(count)
+    except DiceError as err:
+        raise DocumentError(f"{at}: {err}") from None
+    if formula.min < 0 or formula.max > limits.MAX_GROUP:
+        raise DocumentError(
+            f"{at}: {count!r} rolls {formula.min:,} to {formula.max:,}; a group is 0 to "
+            f"{limits.MAX_GROUP} monsters"
+        )

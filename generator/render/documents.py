@@ -124,20 +124,12 @@ def _constant(name: str) -> Any:
 def load(path: Path) -> Any:
     """Read a saved document; errors name the file and the JSON path."""
     from generator.model.limits import MAX_DOCUMENT_BYTES
+    from generator.reading import Unreadable, read_text
 
-    try:
-        size = Path(path).stat().st_size
-        if size > MAX_DOCUMENT_BYTES:
-            limit = MAX_DOCUMENT_BYTES // 1024 // 1024
-            raise DelveError(
-                f"{path}: {size:,} bytes is too big for a document (at most {limit} MB)"
-            )
-        with open(path, encoding="utf-8") as fh:
-            text = fh.read(MAX_DOCUMENT_BYTES + 1)
-    except FileNotFoundError:
-        raise DelveError(f"{path}: no such file") from None
-    except (OSError, UnicodeDecodeError) as err:
-        raise DelveError(f"{path}: cannot read: {err}") from None
+    try:  # a regular file only: a FIFO would block the read forever
+        text = read_text(path, MAX_DOCUMENT_BYTES, "a document")
+    except Unreadable as err:
+        raise DelveError(f"{path}: {err}") from None
     try:
         data = json.loads(text, parse_int=_int, parse_constant=_constant)
     except json.JSONDecodeError as err:

@@ -3,11 +3,15 @@
 The sandbox (render/templating.py) keeps a template from reaching anything it should not; it
 cannot keep one from looping for hours or building a huge page, nor WeasyPrint from laying
 out whatever such a template printed. So when --templates is given, the booklet is made in a
-forked child whose CPU time and memory are capped (DELVE_TEMPLATE_SECONDS, default 600 s;
+forked child whose CPU time and memory are capped (DELVE_TEMPLATE_SECONDS, default 120 s;
 DELVE_TEMPLATE_MEMORY_MB over what Delve already uses, default 2,048). The child sends back
-its progress, its warnings and its result (or its one-line error) over a pipe, as data. A
-child stopped by a limit is one line of error. Delve's own templates are trusted and render
-in the process itself, as they do where there is no fork (Windows).
+its progress, its warnings and its result (or its one-line error) over a pipe, as data, and
+the parent reads at most MAX_RESULT_BYTES of it. A child stopped by a limit is one line of
+error. Delve's own templates are trusted and render in the process itself, as they do where
+there is no fork (Windows).
+
+The slowest real booklet measured, a PDF of a 91-hex region (--radius 5), took 31 s of the
+child's CPU time and 495 MB (a 37-hex one, --radius 3: 16 s and 289 MB); its PDF is 3.4 MB.
 """
 
 from __future__ import annotations
@@ -25,10 +29,12 @@ from generator import errors
 from generator.errors import DelveError, TableError, TemplateError
 
 _FRAME_HEAD = 9  # one byte of kind, eight of length
+MAX_RESULT_BYTES = 512 * 1024 * 1024  # one message from the child (a 91-hex PDF is 3.4 MB)
+_CHATTER_BYTES = 16 * 1024 * 1024  # its progress and warnings besides
 
 
 def seconds() -> int:
-    return _env_int("DELVE_TEMPLATE_SECONDS", 600)
+    return _env_int("DELVE_TEMPLATE_SECONDS", 120)
 
 
 def memory_mb() -> int:
@@ -122,6 +128,7 @@ def _child(fd: int, fn: Callable[..., Any], options: Any, args: tuple[Any, ...])
 def _parent(fd: int, pid: int, options: Any) -> Any:
     deadline = time.monotonic() + 2 * seconds() + 30  # CPU time is capped; this is wall time
     buffer = bytearray()
+    received = 0  # all messages: progress and warnings too are bounded
     result: Any = None
     failure: BaseException | None = None
     try:
@@ -138,8 +145,15 @@ def _parent(fd: int, pid: int, options: Any) -> Any:
             if not chunk:
                 break
             buffer += chunk
+            received += len(chunk)
+            if received > MAX_RESULT_BYTES + _CHATTER_BYTES:
+                os.kill(pid, signal.SIGKILL)
+                raise _too_big_result(received)
             while len(buffer) >= _FRAME_HEAD:
                 size = int.from_bytes(buffer[1:_FRAME_HEAD], "big")
+                if size > MAX_RESULT_BYTES:  # refused before it is read, not after
+                    os.kill(pid, signal.SIGKILL)
+                    raise _too_big_result(size)
                 if len(buffer) < _FRAME_HEAD + size:
                     break
                 kind, payload = bytes(buffer[:1]), bytes(buffer[_FRAME_HEAD : _FRAME_HEAD + size])
@@ -193,6 +207,13 @@ def _too_long() -> TemplateError:
     return TemplateError(
         f"the templates took more than {seconds():,} s of CPU time to make the booklet "
         "(DELVE_TEMPLATE_SECONDS raises the limit)"
+    )
+
+
+def _too_big_result(size: int) -> TemplateError:
+    return TemplateError(
+        f"the templates made a booklet of {size:,} bytes; Delve takes at most "
+        f"{MAX_RESULT_BYTES:,} from them"
     )
 
 

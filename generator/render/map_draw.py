@@ -332,7 +332,7 @@ def _framed(
     width = max(mw, cols * col_w + block + 2 * pad)
     # The title and its line shrink to the drawing's width, down to the text floor; past that
     # the drawing widens for them.
-    title = _title(site, level)
+    title = _title(site, level) or "Untitled"  # a blank name has no width to fit
     who = (
         f"{site.theme_name}, party level {site.level_of(level)}" if not players else site.theme_name
     )

@@ -29,6 +29,7 @@ from generator.render.region_symbols import (
     SYMBOLS,
     TITLE_H,
     biome_fill,
+    css_key,
     fmt,
     hex_path,
     wavy,
@@ -261,7 +262,7 @@ def region_svg(
         f"stroke-linecap:round;stroke-dasharray:0.1 {fmt(0.2 * s)}}}",
     ]
     for key, b in biomes.items():
-        css.append(f".b-{key}{{fill:{biome_fill(b, mono)}}}")
+        css.append(f".b-{css_key(key)}{{fill:{biome_fill(b, mono)}}}")
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{fmt(width)}" height="{fmt(height)}" '
         f'viewBox="0 0 {fmt(width)} {fmt(height)}">',
@@ -272,7 +273,7 @@ def region_svg(
     ]
     for key, b in biomes.items():
         out.append(
-            f'<g id="s-{key}" class="sym" transform="scale({k:.3g})">'
+            f'<g id="s-{css_key(key)}" class="sym" transform="scale({k:.3g})">'
             f"{SYMBOLS.get(b.symbol, '')}</g>"
         )
     for key, body in ICONS.items():
@@ -295,13 +296,14 @@ def region_svg(
     out.append('<g class="terrain">')
     for h in lay.hexes:
         x, y = at(h.label)
-        out.append(f'<use href="#hx" x="{fmt(x)}" y="{fmt(y)}" class="b-{h.terrain}"/>')
+        out.append(f'<use href="#hx" x="{fmt(x)}" y="{fmt(y)}" class="b-{css_key(h.terrain)}"/>')
     out.append("</g>")
     # Terrain by symbol, low in the hex.
     out.append("<g>")
     for h in lay.hexes:
         x, y = at(h.label)
-        out.append(f'<use href="#s-{h.terrain}" x="{fmt(x - 0.38 * s)}" y="{fmt(y + 0.36 * s)}"/>')
+        sym = f"#s-{css_key(h.terrain)}"
+        out.append(f'<use href="{sym}" x="{fmt(x - 0.38 * s)}" y="{fmt(y + 0.36 * s)}"/>')
     out.append("</g>")
     out.append('<g class="grid">')
     for h in lay.hexes:
@@ -323,20 +325,21 @@ def region_svg(
         )
     for road in region.roads:
         pts = [at(lab) for lab in road.path]
-        out.append(f'<polyline class="{road.kind}" points="{_line(pts)}"/>')
+        kind = road.kind if road.kind in ("road", "trail") else "road"
+        out.append(f'<polyline class="{kind}" points="{_line(pts)}"/>')
     bases = {fa.base for fa in region.factions}
     for h in lay.hexes:
         x, y = at(h.label)
-        out.append(f'<use href="#i-{h.stocking}" x="{fmt(x + 0.3 * s)}" y="{fmt(y + 0.12 * s)}"/>')
+        icon = h.stocking if h.stocking in ICONS else "landmark"
+        out.append(f'<use href="#i-{icon}" x="{fmt(x + 0.3 * s)}" y="{fmt(y + 0.12 * s)}"/>')
         if h.label in bases:
             out.append(f'<use href="#i-faction" x="{fmt(x - 0.52 * s)}" y="{fmt(y - 0.3 * s)}"/>')
     if lay.labels:
         for h in lay.hexes:
             x, y = at(h.label)
             xy = f'x="{fmt(x)}" y="{fmt(y - 0.56 * s)}"'
-            out.append(
-                f'<text class="halo" {xy}>{h.label}</text><text class="lab" {xy}>{h.label}</text>'
-            )
+            lab = escape(h.label)
+            out.append(f'<text class="halo" {xy}>{lab}</text><text class="lab" {xy}>{lab}</text>')
     out.append("</g>")
     if window is None:
         inner = (width - 2 * MARGIN) / g

@@ -6,6 +6,8 @@ from __future__ import annotations
 import math
 
 from generator.engine import words
+from generator.errors import DelveError
+from generator.model.region import biome_key_problem, colour_problem
 
 FONT = "DejaVu Sans, Helvetica, Arial, sans-serif"
 MARGIN = 24
@@ -101,5 +103,18 @@ def biome_fill(biome: object, mono: bool) -> str:
     """A biome's colour; in mono, white land and light grey water (the symbols tell them
     apart), so a photocopy of the map reads like the original."""
     if not mono:
-        return str(biome.color)  # type: ignore[attr-defined]
+        colour = biome.color  # type: ignore[attr-defined]
+        wrong = colour_problem(colour)
+        if wrong:  # the tables and documents are checked; this guards any other way in
+            raise DelveError(f"biome {biome.key!r}: colour {wrong}")  # type: ignore[attr-defined]
+        return str(colour)
     return "#fff" if biome.passable else "#dcdcdc"  # type: ignore[attr-defined]
+
+
+def css_key(key: str) -> str:
+    """A biome's key as the map writes it into CSS class names and ids: checked, never
+    escaped into something else (the tables and documents are checked already)."""
+    wrong = biome_key_problem(key)
+    if wrong:
+        raise DelveError(f"biome key {wrong}")
+    return key

@@ -10,7 +10,8 @@ are held to the same rules) renders in Jinja's immutable sandbox, narrowed furth
   numbers, lists, dicts...), of Delve's model, rules systems and render helpers, and of
   Jinja's own loop and macro objects, never of functions, classes, modules, file paths or
   the tables themselves (which could load files); no calling a class or a builtin function;
-- text, lists and numbers built in a template are bounded (`*`, `**`, `+` and `~`);
+- text, lists and numbers built in a template are bounded (`*`, `**`, `+`, `~` and `%`, every
+  filter and every call: render/template_bounds.py), and so is its whole output;
 - a template file is at most MAX_TEMPLATE_BYTES, checked before it is read.
 
 Compiled templates are cached in the cache folder, signed (see engine/cachefiles.py) and
@@ -21,7 +22,9 @@ CPU time and memory are bounded by rendering user templates in a child process
 
 from __future__ import annotations
 
+import functools
 import os
+import re
 import traceback
 from collections.abc import Sequence
 from fractions import Fraction
@@ -39,11 +42,21 @@ from generator import __version__
 from generator.engine import cachefiles
 from generator.errors import DelveError, TemplateError
 from generator.render.booklet import BUILTIN_PREFIX, builtin_templates_dir
+from generator.render.template_bounds import (
+    MAX_BUILT,  # noqa: F401  (the limit's home is template_bounds; kept here for callers)
+    bound_filter,
+    bounded_output,
+    bounded_result,
+    bounded_size,
+    check_call,
+    check_printf,
+)
 
 MAX_TEMPLATE_BYTES = 1024 * 1024  # hand-written templates are a few KB
-MAX_BUILT = 20_000_000  # characters or items one expression may build
 MAX_POWER_BITS = 100_000  # digits of 2 ** x a template may compute (about 30,000 decimal)
-_SANDBOX_VERSION = 1  # part of every compiled template's cache key
+_SANDBOX_VERSION = 3  # part of every compiled template's cache key (3: `%`, and finalize)
+MAX_WORD = 100  # characters of a word printed whole (no word in Delve's own text comes near)
+_LONG_WORD = re.compile(rf"\S{{{MAX_WORD + 1},}}")
 
 _PLAIN = (str, int, float, bool, type(None), list, tuple, dict, set, frozenset, Fraction)
 _MODULES = ("generator.model.", "generator.systems.", "generator.render.", "generator.sim.")
@@ -65,7 +78,7 @@ def _readable(obj: Any) -> bool:
 class Sandbox(ImmutableSandboxedEnvironment):
     """Jinja's immutable sandbox, narrowed to what a booklet needs (see the module's doc)."""
 
-    intercepted_binops = frozenset({"*", "**", "+"})
+    intercepted_binops = frozenset({"*", "**", "+", "%"})
 
     def is_safe_attribute(self, obj: Any, attr: str, value: Any) -> bool:
         if not super().is_safe_attribute(obj, attr, value):
@@ -93,26 +106,29 @@ class Sandbox(ImmutableSandboxedEnvironment):
         if operator == "*":
             for seq, times in ((left, right), (right, left)):
                 if isinstance(seq, (str, list, tuple)) and isinstance(times, int):
-                    _bounded_size(len(seq) * times)
+                    bounded_size(len(seq) * times)
         if operator == "+" and isinstance(left, (str, list, tuple)):
             if isinstance(right, (str, list, tuple)):
-                _bounded_size(len(left) + len(right))
-        return super().call_binop(context, operator, left, right)
+                bounded_size(len(left) + len(right))
+        if operator == "%" and isinstance(left, str):  # '%999999999d' % 1
+            check_printf(left, right)
+        return bounded_result(super().call_binop(context, operator, left, right))
+
+    def call(__self, __context: Any, __obj: Any, *args: Any, **kwargs: Any) -> Any:  # noqa: N805
+        """A call from a template: a text method that grows it by an argument is checked
+        first (`'x'.ljust(10**9)`), and any result after."""
+        check_call(__obj, args, kwargs)
+        return bounded_result(super().call(__context, __obj, *args, **kwargs))
 
     @staticmethod
     def bounded(value: Any) -> Any:
         """Joined text (`a ~ b`) within MAX_BUILT characters (called by compiled templates)."""
-        _bounded_size(len(value))
+        bounded_size(len(value))
         return value
 
 
 def _is_module(obj: Any) -> bool:
     return type(obj).__name__ == "module"
-
-
-def _bounded_size(size: int) -> None:
-    if size > MAX_BUILT:
-        raise SecurityError(f"a template may build at most {MAX_BUILT:,} characters or items")
 
 
 class _CodeGenerator(CodeGenerator):
@@ -132,22 +148,30 @@ class _Folders(jinja2.FileSystemLoader):
     a folder is refused, as the PDF's fetcher refuses it), none too big to be a template."""
 
     def get_source(self, environment: Any, template: str) -> Any:
+        from generator.reading import Unreadable, read_text
+
         pieces = split_template_path(template)
         for root in self.searchpath:
             path = os.path.join(root, *pieces)
             if not os.path.lexists(path):
                 continue
             real, top = os.path.realpath(path), os.path.realpath(root)
-            if not real.startswith(top + os.sep) or not os.path.isfile(real):
+            if not real.startswith(top + os.sep):
                 raise TemplateError(f"{path}: not a file inside the template folder {root}")
-            size = os.path.getsize(real)
-            if size > MAX_TEMPLATE_BYTES:
-                raise TemplateError(
-                    f"{path}: {size:,} bytes is too big for a template "
-                    f"(at most {MAX_TEMPLATE_BYTES // 1024:,} KB)"
-                )
-            break
-        return super().get_source(environment, template)
+            try:  # a regular file only (a FIFO would block), checked before it is read
+                source = read_text(real, MAX_TEMPLATE_BYTES, "a template")
+            except Unreadable as err:
+                raise TemplateError(f"{path}: {err}") from None
+            mtime = os.path.getmtime(real)
+            return source, os.path.normpath(path), functools.partial(_unchanged, real, mtime)
+        raise jinja2.TemplateNotFound(template)
+
+
+def _unchanged(path: str, mtime: float) -> bool:
+    try:
+        return os.path.getmtime(path) == mtime
+    except OSError:
+        return False
 
 
 def _loader(folders: tuple[Path, ...]) -> Any:
@@ -189,6 +213,22 @@ class SignedBytecodeCache(jinja2.BytecodeCache):
             )
 
 
+def breakable(value: Any) -> Any:
+    """Printed text (every `{{ ... }}`) with a zero-width space in any word longer than
+    MAX_WORD, every MAX_WORD characters: WeasyPrint hyphenates a word in time that grows
+    steeply with its length (a 3,000-character word in a stat block took a PDF 514 s of CPU
+    time), and a document, a table or a roll of joined references can hold one. Markup (the
+    maps' SVG) passes as it is; no word of Delve's own text is that long."""
+    if isinstance(value, str) and not isinstance(value, Markup) and len(value) > MAX_WORD:
+        return _LONG_WORD.sub(_break_word, value)
+    return value
+
+
+def _break_word(match: re.Match[str]) -> str:
+    word = match.group()
+    return "\u200b".join(word[i : i + MAX_WORD] for i in range(0, len(word), MAX_WORD))
+
+
 @lru_cache(maxsize=16)
 def environment(folders: tuple[Path, ...] = ()) -> Any:
     """The sandboxed environment over the user's folders and the built-ins (cached per search
@@ -203,9 +243,12 @@ def environment(folders: tuple[Path, ...] = ()) -> Any:
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
+        finalize=breakable,
     )
     env.globals.clear()  # not even Jinja's defaults: only what Delve provides
     env.filters.update(helpers.filters())
+    # Jinja's own filters too (center, indent, replace, format...): bounded, each one.
+    env.filters = {name: bound_filter(name, fn) for name, fn in env.filters.items()}
     env.globals.update(helpers.globals_())
     return env
 
@@ -217,7 +260,7 @@ def render_template(name: str, context: dict[str, Any], folders: Sequence[Path])
     roots = [*folders, builtin_templates_dir()]
     env = environment(tuple(p.resolve() for p in folders))
     try:
-        return env.get_template(name).render(context)
+        return bounded_output(env.get_template(name).generate(context))
     except (DelveError, MemoryError):
         raise  # a table or document problem names its own file, table and entry
     except jinja2.TemplateSyntaxError as err:

@@ -24,7 +24,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from generator.engine import needs
 from generator.engine.dice import parse
+from generator.engine.table import Table
 from generator.engine.tables import TableSet
 from generator.errors import DelveError
 from generator.model.monster import Monster
@@ -100,6 +102,22 @@ def die_sides(text: str, what: str) -> int:
     if not m or int(m.group(1)) < 2 or int(m.group(1)) > 100:
         raise FoeError(what, "damage", f"must be one die such as d8 for a fight, not {text!r}")
     return int(m.group(1))
+
+
+def _damage_problems(tables: TableSet, table: Table) -> list[str]:
+    """A bracket's (or a monster's own) damage is one die, as die_sides() reads it."""
+    out = []
+    for e in table.entries:
+        if e.get("damage") is not None:
+            try:
+                die_sides(str(e["damage"]), str(e.get("name") or e.get("bracket")))
+            except DelveError as err:
+                out.append(f"{needs.where(table, e.line)}: {err}")
+    return out
+
+
+# `delve tables check` runs this on the monster tables (engine/needs.py).
+DAMAGE = needs.declare("monsters/*", "the combat simulation", check=_damage_problems)
 
 
 def foe_kind(tables: TableSet, monster: Monster) -> FoeKind:

@@ -15,6 +15,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from generator.engine import needs
+from generator.engine.table import Table
 from generator.engine.tables import TableSet
 from generator.errors import DelveError, TableError
 from generator.sim.foes import FoeKind
@@ -122,6 +124,26 @@ def builds(tables: TableSet) -> dict[str, Build]:
         raise TableError(problems)
     tables.derived[BUILDS] = out
     return out
+
+
+def _build_problems(tables: TableSet, table: Table) -> list[str]:
+    try:
+        builds(tables)
+    except TableError as err:
+        return list(err.problems)
+    return []
+
+
+# What the (Fortmayn) fight needs of its tables (engine/needs.py), so `delve tables check` finds
+# a pack that would break `--system fortmayn`, not the first danger estimate that reads it.
+BY = "the (Fortmayn) simulation"
+BUILDS_NEED = needs.declare(BUILDS, BY, fields=_BUILD_FIELDS, check=_build_problems)
+BRACKETS_NEED = needs.declare(
+    "systems/fortmayn/brackets",
+    BY,
+    fields={"bracket": "int", "dd": "int"},
+    values={"bracket": (1, 2, 3, 4, 5)},
+)
 
 
 @dataclass(frozen=True)
@@ -234,7 +256,7 @@ def difficulty(tables: TableSet, kind: FoeKind) -> int:
     from generator.build.monsters import brackets
     from generator.systems.core import follow_monster
 
-    rows = {e["bracket"]: e["dd"] for e in tables.entries("systems/fortmayn/brackets")}
+    rows = {e["bracket"]: e["dd"] for e in needs.require(tables, BRACKETS_NEED).entries}
     norm = brackets(tables).get(kind.bracket)
     dd = rows.get(kind.bracket, 1)
     if norm is None:

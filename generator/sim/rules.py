@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from generator.engine import needs
 from generator.engine.table import Table
 from generator.engine.tables import TableSet
 from generator.errors import TableError
@@ -154,3 +155,23 @@ def mindless(tables: TableSet) -> tuple[frozenset[str], frozenset[str]]:
         names = frozenset(str(e["name"]).lower() for e in table.entries if e.get("name"))
         cached = tables.derived[MINDLESS] = (tags, names)
     return cached
+
+
+# What `delve tables check` checks of these tables for the simulation (engine/needs.py): the
+# same checks as the first fight makes, so an edited copy fails there, not halfway through.
+def _problems(read: object) -> needs.Check:
+    def check(tables: TableSet, table: Table) -> list[str]:
+        try:
+            read(tables)  # type: ignore[operator]
+        except TableError as err:
+            return list(err.problems)
+        return []
+
+    return check
+
+
+BY = "the combat simulation"
+TACTICS_TABLE = needs.declare(
+    TACTICS, BY, fields={"key": "str", "value": "float"}, check=_problems(tactics)
+)
+VERDICTS_TABLE = needs.declare(VERDICTS, BY, fields={"key": "str"}, check=_problems(verdicts))

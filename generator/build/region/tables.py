@@ -22,6 +22,7 @@ from generator.errors import DiceError, TableError
 from generator.model.faction import ATTITUDES, REACTIONS
 from generator.model.haven import MOODS
 from generator.model.monster import Monster
+from generator.model.region import biome_key_problem, colour_problem
 
 # What the region generator needs of its tables (engine/needs.py; `delve tables check`). The
 # checks that reach across tables (a biome's neighbours, its landmark and encounter tables, the
@@ -121,6 +122,9 @@ def region_tables(tables: TableSet) -> RegionTables:
         if e["key"] in biomes:
             problems.append(f"{where}: key is used twice")
             continue
+        # Both are written into the map's SVG and CSS (render/region_svg.py).
+        checks = (("key", biome_key_problem(e["key"])), ("color", colour_problem(e["color"])))
+        problems += [f"{where}: {name} {why}" for name, why in checks if why]
         for other in e["neighbours"]:
             if other not in keys:
                 problems.append(f"{where}: neighbours name an unknown biome {other!r}")
