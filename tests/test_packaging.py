@@ -118,3 +118,19 @@ def test_no_module_imports_click_directly():
         if re.search(r"^\s*(import click|from click\b)", p.read_text(), re.MULTILINE)
     ]
     assert offenders == []
+
+
+def test_a_site_as_json_loads_none_of_the_heavy_libraries():
+    """Issue 10 and 13: `delve site --format json` starts within 1.3 x the import of its
+    libraries (bench/bench_site.py). It reaches that by importing what it uses: no networkx
+    (only graphml and the tests build a graph), no numpy (the simulation), no jinja2,
+    weasyprint or PIL (the booklets and pictures)."""
+    code = (
+        "import sys, generator.cli as c\n"
+        "try:\n    c.main(['site', '--seed', 'harrowdeep', '-f', 'json'])\n"
+        "except SystemExit:\n    pass\n"
+        "heavy = {'networkx', 'numpy', 'jinja2', 'weasyprint', 'PIL'}\n"
+        "print(sorted(heavy & {m.split('.')[0] for m in sys.modules}))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip().splitlines()[-1] == "[]", done.stdout[-300:]

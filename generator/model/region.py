@@ -14,9 +14,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any
-
-import networkx as nx
+from typing import TYPE_CHECKING, Any
 
 from generator.errors import DocumentError
 from generator.model import doc, limits
@@ -24,6 +22,9 @@ from generator.model.faction import Faction, RegionEncounter
 from generator.model.haven import Rumour
 from generator.model.hex import Hex
 from generator.model.monster import Monster
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 HEX_MILES = (18, 6)
 PATH_KINDS = ("road", "trail")
@@ -176,6 +177,8 @@ class Region:
 
     def faction_graph(self) -> nx.Graph:
         """Factions as nodes (with their data), attitudes as edges (`attitude`)."""
+        import networkx as nx  # here: only graphml and the tests build a graph (start-up)
+
         g = nx.Graph(region=self.name, seed=self.seed)
         for fa in self.factions:
             g.add_node(

@@ -19,14 +19,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-import networkx as nx
-
 from generator.errors import DocumentError
 from generator.model import doc, limits
 from generator.model.monster import Monster
 from generator.model.treasure import Hoard
 
 if TYPE_CHECKING:  # read lazily: only documents with danger need them (json start-up)
+    import networkx as nx
+
     from generator.model.danger import Danger, Route
 
 CONTENTS = ("monsters_with_treasure", "monsters", "hidden_treasure", "feature")
@@ -394,6 +394,8 @@ class Site:
 
     def graph(self) -> nx.Graph:
         """Rooms as nodes, connections as edges, all data as attributes."""
+        import networkx as nx  # here, not at the top: only graphml and the tests build a graph
+
         g = nx.Graph(name=self.name, seed=self.seed, level=self.level)
         for r in self.rooms:
             g.add_node(
