@@ -46,22 +46,22 @@ class Occupancy:
                 b[0], b[1], b[2], b[3] = min(b[0], x0), min(b[1], y0), max(b[2], x1), max(b[3], y1)
 
     def add_room(self, box: Box) -> None:
-        room, near = self.room, self.near
-        for x in range(box.x, box.x + box.w):
-            for y in range(box.y, box.y + box.h):
-                room[(x, y)] = box.id
-        for x in range(box.x - 1, box.x + box.w + 1):
-            for y in (box.y - 1, box.y + box.h):
-                near.setdefault((x, y), set()).add(box.id)
-        for y in range(box.y, box.y + box.h):
-            for x in (box.x - 1, box.x + box.w):
-                near.setdefault((x, y), set()).add(box.id)
+        room, near, i = self.room, self.near, box.id
+        x0, y0, x1, y1 = box.x, box.y, box.x + box.w, box.y + box.h
+        room.update(dict.fromkeys([(x, y) for x in range(x0, x1) for y in range(y0, y1)], i))
+        ring = [(x, y) for x in range(x0 - 1, x1 + 1) for y in (y0 - 1, y1)]
+        ring += [(x, y) for y in range(y0, y1) for x in (x0 - 1, x1)]
+        for cell in ring:
+            found = near.get(cell)
+            if found is None:
+                near[cell] = {i}
+            else:
+                found.add(i)
 
     def add_path(self, path: Iterable[Cell]) -> None:
-        for x, y in path:
-            self.corridor.add((x, y))
-            for dx, dy in NEIGHBOURS8:
-                self.beside.add((x + dx, y + dy))
+        cells = list(path)
+        self.corridor.update(cells)
+        self.beside.update([(x + dx, y + dy) for x, y in cells for dx, dy in NEIGHBOURS8])
 
     def clear(self, path: list[Cell], a: int, b: int) -> bool:
         """Whether a path keeps off rooms and corridors with a square of rock between (rooms
@@ -292,8 +292,16 @@ def _cheapest(
                 heapq.heappush(heap, (c + h(cell), order, c, cell, side))  # type: ignore[operator]
                 order += 1
     budget = MAX_STATES
+    # The hot loop of every winding corridor: the moves out of each heading, the cost of a
+    # square (as `cost` above) and the heuristic inlined, each square's cost reckoned once.
+    moves = {
+        heading: [(s, d) for s, d in STEP.items() if s != OPPOSITE[heading]] for heading in STEP
+    }
+    costs: dict[Cell, int | None] = {}
+    push, pop = heapq.heappush, heapq.heappop
+    far = 1 << 30
     while heap:
-        _, _, d, cell, heading = heapq.heappop(heap)
+        _, _, d, cell, heading = pop(heap)
         key = (cell, heading)
         if d > best[key]:
             continue  # a stale entry: this state was reached more cheaply since
@@ -307,21 +315,24 @@ def _cheapest(
                 path.append(k[0])
                 k = parent[k]
             return path[::-1]
-        for side, (dx, dy) in STEP.items():
-            if side == OPPOSITE[heading]:
+        x, y = cell
+        for side, (dx, dy) in moves[heading]:
+            nx_, ny_ = x + dx, y + dy
+            if not (lo_x <= nx_ <= hi_x and lo_y <= ny_ <= hi_y):
                 continue
-            nxt = (cell[0] + dx, cell[1] + dy)
-            if not (lo_x <= nxt[0] <= hi_x and lo_y <= nxt[1] <= hi_y):
-                continue
-            c = cost(nxt)
+            nxt = (nx_, ny_)
+            if nxt in costs:
+                c = costs[nxt]
+            else:
+                c = costs[nxt] = cost(nxt)
             if c is None:
                 continue
             nd = d + c + (TURN_COST if side != heading else 0)
             nkey = (nxt, side)
-            if nd < best.get(nkey, 1 << 30):
+            if nd < best.get(nkey, far):
                 best[nkey] = nd
                 parent[nkey] = key
-                heapq.heappush(heap, (nd + h(nxt), order, nd, nxt, side))  # type: ignore[operator]
+                push(heap, (nd + h(nxt), order, nd, nxt, side))  # type: ignore[operator]
                 order += 1
     return None
 

@@ -146,6 +146,7 @@ def edge_cell(side: str, offset: int, w: int, h: int) -> Cell:
     return (w - 1, offset)
 
 
+@lru_cache(maxsize=4096)  # a pure function of hashable values, asked for each box and attempt
 def door_offsets(
     shape: str, w: int, h: int, side: str, cells: frozenset[Cell] | None = None
 ) -> tuple[int, ...]:
