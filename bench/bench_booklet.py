@@ -30,11 +30,13 @@ try:
 except ImportError:
     sys.path.insert(0, str(HERE.parent))
 
+from delve_cmd import delve_command  # noqa: E402  (bench/ is on sys.path)
+
 from generator.build.region import generate_region  # noqa: E402
 from generator.build.site import generate_site  # noqa: E402
 from generator.engine.rng import Rng  # noqa: E402
 from generator.engine.tables import TableSet  # noqa: E402
-from generator.render import booklet, pdf  # noqa: E402
+from generator.render import booklet, pdf, templating  # noqa: E402
 
 SEED = "harrowdeep"
 
@@ -65,17 +67,14 @@ def end_to_end(runs: int) -> None:
     """`delve ... --format pdf` in a fresh process, paired with WeasyPrint alone turning the same
     booklet's HTML into a PDF in a fresh process: on a busy machine both slow down together,
     and the difference is what Delve adds (start-up, tables, generation, templates)."""
-    delve = shutil.which("delve")
-    if delve is None:
-        emit("booklet end to end", 0, "s", skipped="no `delve` on PATH")
-        return
+    delve = delve_command()
     out = Path(tempfile.mkdtemp(prefix="delve-bench-booklet-"))
     env = dict(os.environ)
     env.pop("PYTHONDONTWRITEBYTECODE", None)  # as installed: bytecode written once, reused
     for kind, target, count in (("site", 3, runs), ("region", 10, max(1, runs - 2))):
-        cmd = [delve, kind, "--seed", SEED, "--format", "pdf", "-o", str(out / f"{kind}.pdf")]
+        cmd = [*delve, kind, "--seed", SEED, "--format", "pdf", "-o", str(out / f"{kind}.pdf")]
         html = out / f"{kind}.html"
-        wall([delve, kind, "--seed", SEED, "--format", "html", "-o", str(html)], env)
+        wall([*delve, kind, "--seed", SEED, "--format", "html", "-o", str(html)], env)
         alone = [sys.executable, "-c", WEASYPRINT_ALONE, str(html), str(out / "alone.pdf")]
         wall(cmd, env)  # warm: bytecode and the tables cache, as any first run leaves them
         pairs = [(wall(cmd, env), wall(alone, env)) for _ in range(count)]
@@ -115,7 +114,7 @@ def overhead(name: str, model: object, runs: int) -> None:
     weasyprint.HTML(string="<p>warm</p>").write_pdf()
 
     def ours(shortcut: bool) -> float:
-        booklet.environment.cache_clear()  # templates compiled again, as a fresh `delve` does
+        templating.environment.cache_clear()  # templates compiled again, as a fresh `delve` does
         pdf.SUBSET_SHORTCUT = shortcut
         try:
             return timed(lambda: pdf.html_to_pdf(booklet.booklet_html(model, options), options))
@@ -127,7 +126,7 @@ def overhead(name: str, model: object, runs: int) -> None:
         rows["plain"].append(timed(lambda: weasyprint.HTML(string=html).write_pdf()))
         rows["ours"].append(ours(True))
         rows["ours, no shortcut"].append(ours(False))
-    booklet.environment.cache_clear()
+    templating.environment.cache_clear()
     cold_html = timed(lambda: booklet.booklet_html(model, options))
     plain = statistics.median(rows["plain"])
     emit(f"{name}: weasyprint alone on our html", plain, "s", runs=runs)

@@ -29,15 +29,11 @@ try:
 except ImportError:
     sys.path.insert(0, str(HERE.parent))
 
+from delve_cmd import delve_command  # noqa: E402  (bench/ is on sys.path)
+
 
 def emit(name: str, value: float, unit: str, **extra: object) -> None:
     print(json.dumps({"bench": name, "value": round(value, 3), "unit": unit, **extra}), flush=True)
-
-
-def delve_command() -> list[str]:
-    """This interpreter's delve: the venv's script, else the package run as a module."""
-    script = Path(sys.executable).with_name("delve")
-    return [str(script)] if script.is_file() else [sys.executable, "-m", "generator"]
 
 
 def wall(cmd: list[str], env: dict[str, str]) -> float:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import statistics
 import subprocess
 import sys
@@ -22,6 +21,8 @@ try:
     import generator  # noqa: F401
 except ImportError:
     sys.path.insert(0, str(HERE.parent))
+
+from delve_cmd import delve_command  # noqa: E402  (bench/ is on sys.path)
 
 from generator.build.site import generate_site  # noqa: E402
 from generator.engine.rng import Rng  # noqa: E402
@@ -79,13 +80,11 @@ def main(quick: bool = False) -> None:
     runs = [sites_per_second(tables, count, cpu) for _ in range(5)]
     emit("  the same, CPU time", statistics.median(runs), "sites/s", target=1000)
 
-    delve = shutil.which("delve")
-    if delve is None:
-        return
+    delve = delve_command()
     env = dict(os.environ, DELVE_CACHE_DIR=tempfile.mkdtemp(prefix="delve-bench-"))
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     out = Path(tempfile.mkdtemp(prefix="delve-bench-maps-"))
-    base = [delve, "site", "--seed", "harrowdeep", "--rooms", "36", "--format", "json"]
+    base = [*delve, "site", "--seed", "harrowdeep", "--rooms", "36", "--format", "json"]
     png = [*base[:-1], "png", "-o", str(out / "map.png")]
     wall(base, env)  # fill the tables cache and compile, as any first run does
     wall(png, env)

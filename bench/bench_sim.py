@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import statistics
 import subprocess
 import sys
@@ -22,6 +21,8 @@ try:
     import generator  # noqa: F401
 except ImportError:
     sys.path.insert(0, str(HERE.parent))
+
+from delve_cmd import delve_command  # noqa: E402  (bench/ is on sys.path)
 
 from generator.build.monsters import bestiary  # noqa: E402
 from generator.build.site import generate_site  # noqa: E402
@@ -116,12 +117,10 @@ def main(quick: bool = False) -> None:
         target=0.3,
         cpu_time=round(cpu_s, 3),
     )
-    delve = shutil.which("delve")
-    if delve is None:
-        return
+    delve = delve_command()
     env = dict(os.environ, DELVE_CACHE_DIR=tempfile.mkdtemp(prefix="delve-bench-"))
     env.pop("PYTHONDONTWRITEBYTECODE", None)
-    with_danger = [delve, "site", "--seed", "harrowdeep", "--format", "text"]
+    with_danger = [*delve, "site", "--seed", "harrowdeep", "--format", "text"]
     without = [*with_danger, "--no-danger"]
     wall(with_danger, env)
     pairs = [(wall(without, env), wall(with_danger, env)) for _ in range(5 if quick else 11)]

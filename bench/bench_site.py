@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import statistics
 import subprocess
 import sys
@@ -20,6 +19,8 @@ try:
     import generator  # noqa: F401
 except ImportError:
     sys.path.insert(0, str(HERE.parent))
+
+from delve_cmd import delve_command  # noqa: E402  (bench/ is on sys.path)
 
 from generator.build.site import generate_site  # noqa: E402
 from generator.engine.rng import Rng  # noqa: E402
@@ -53,14 +54,12 @@ def main(quick: bool = False) -> None:
         runs = [sites_per_second(tables, rooms, n) for _ in range(5)]
         emit(f"site generation, {rooms} rooms", statistics.median(runs), "sites/s", runs=5)
 
-    delve = shutil.which("delve")
-    if delve is None:
-        return
+    delve = delve_command()
     env = dict(os.environ, DELVE_CACHE_DIR=tempfile.mkdtemp(prefix="delve-bench-"))
     # As installed for a user: compiled bytecode is written once and reused, on both sides.
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     base_cmd = [sys.executable, "-c", "import typer, networkx, yaml"]
-    site_cmd = [delve, "site", "--seed", "harrowdeep", "--format", "json"]
+    site_cmd = [*delve, "site", "--seed", "harrowdeep", "--format", "json"]
     wall(site_cmd, env)  # fills the tables cache, as any first run does
     pairs = [(wall(base_cmd, env), wall(site_cmd, env)) for _ in range(5 if quick else 11)]
     base = statistics.median(p[0] for p in pairs)
