@@ -240,7 +240,8 @@ def _rebuilds_it(text: str) -> list[list[str]]:
         ("", "--tables my-tables hoard --seed harrowdeep/level/1/room/4/hoard --system fortmayn"),
         ("my-tables", "weapon --seed ember --die d10 --system f4c"),
         ("", "--tables my-tables hoard --seed ember --value 600 --count 2"),
-        ("more-tables", "weapon --seed harrowdeep/level/1/room/3/hoard/weapon"),
+        ("more-tables", "weapon --seed ember/level/1/room/4/hoard/weapon"),
+        ("", "--tables my-tables --tables more-tables hoard --seed e2 --level 3 --holder-die d8"),
     ],
 )
 def test_a_hoard_or_weapon_prints_the_command_that_rebuilds_it(
