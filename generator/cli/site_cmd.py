@@ -153,12 +153,12 @@ def render(
     _check_map_options(fmt, players, dpi)
     model = documents.load(document)
     label = "region booklet" if model.kind == "region" else None
-    edited = None if _its_seed_makes(model) else document
+    edited, why = (None if _its_seed_makes(model) else document), "edited"
     with booklet_session(paper, templates, out, fmt, progress_label=label, generates=False):
         add_danger(model, fmt, danger, system or model.system, party, trials)
-        if party is None and trials is None and _kept_other_estimates(model):
-            edited = document  # its seed's command would estimate for the default party
-        with from_document(edited), danger_given(party, trials):
+        if not edited and party is None and trials is None and _kept_other_estimates(model):
+            edited, why = document, "danger"  # its seed's command estimates for the default party
+        with from_document(edited, why), danger_given(party, trials):
             _write(model, fmt, out, system, mono, players, dpi, force)
 
 

@@ -27,16 +27,22 @@ from typing import Any
 # Formats that show danger unless --no-danger is given; the rest (json) only with --danger.
 DANGER_FORMATS = ("text", "md", "html", "pdf")
 
-# The document file a `delve render` read, when it differs from what its seed makes.
-_DOCUMENT: ContextVar[str | None] = ContextVar("delve_render_document", default=None)
+# The document file a `delve render` read, when it differs from what its seed makes, and why.
+_DOCUMENT: ContextVar[tuple[str, str] | None] = ContextVar("delve_render_document", default=None)
+WHY = {
+    "edited": "an edited document, which its address no longer makes",
+    "danger": "a document whose danger was estimated for another party or number of trials, "
+    "which its address alone does not make",
+}
 # The --party and --trials the danger estimates were made with, as the user typed them.
 _DANGER_GIVEN: ContextVar[tuple[str, ...]] = ContextVar("delve_danger_given", default=())
 
 
 @contextmanager
-def from_document(path: str | Path | None) -> Iterator[None]:
-    """Render as made from the document at `path` (None: as made from its seed)."""
-    token = _DOCUMENT.set(None if path is None else str(path))
+def from_document(path: str | Path | None, why: str = "edited") -> Iterator[None]:
+    """Render as made from the document at `path` (None: as made from its seed), which its
+    seed does not make because it was `edited` or holds other `danger` estimates."""
+    token = _DOCUMENT.set(None if path is None else (str(path), WHY[why]))
     try:
         yield
     finally:
@@ -58,7 +64,14 @@ def danger_given(party: str | None, trials: int | None) -> Iterator[None]:
 
 def edited_document() -> str | None:
     """The file an edited document came from (None when the seed makes it)."""
-    return _DOCUMENT.get()
+    found = _DOCUMENT.get()
+    return None if found is None else found[0]
+
+
+def document_note() -> str:
+    """What the booklet was made from, when its seed does not make it ('' when it does)."""
+    found = _DOCUMENT.get()
+    return "" if found is None else found[1]
 
 
 def has_danger(model: Any) -> bool:
