@@ -365,6 +365,19 @@ def test_the_region_booklet_flows_from_part_to_part(region2, paper):
     assert wasted_pages(region2, paper, REGION_PARTS) == []
 
 
+def test_a_site_chapter_opens_on_the_page_of_its_map(region2):
+    """A chapter that goes on down a page keeps its heading and lead with its map: on A5 the
+    heading of saltmarch's 0305 once ended a page whose map began the next."""
+    data = booklet.booklet_pdf(region2, booklet.make_options("a5"))
+    text = [norm(t) for t in pages(data)]
+    chapters = [h for h in region2.hexes if h.site]
+    assert chapters
+    for h in chapters:
+        heading = norm(f"{h.label}: {h.site.name}")
+        opened = [n for n, t in enumerate(text) if heading in t and "map:" in t]
+        assert opened, f"{h.label}: its heading and its map are on different pages"
+
+
 def test_a_part_forced_onto_a_new_page_is_found(site):
     """The check above can fail: rules made to open a page of their own are caught."""
     forced = "section.part.rules { break-before: page !important; }"
