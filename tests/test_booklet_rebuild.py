@@ -72,6 +72,11 @@ def scratch(tmp_path, monkeypatch) -> Path:
         .replace("<h1>", "<h1>Mine: "),
         encoding="utf-8",
     )
+    (tmp_path / "my party.yaml").write_text(
+        "party:\n  - {name: Brakka, class: fighter, level: 2}\n"
+        "  - {name: Wick, class: mage, level: 2}\n",
+        encoding="utf-8",
+    )
     return tmp_path
 
 
@@ -97,6 +102,10 @@ MATRIX = [
     ),
     ("", "--tables my-tables region --seed r3 --level 2 --system f4c", "md"),
     ("more-tables", "region --seed r4 --size 3x2 --no-danger --mono", "pdf"),
+    # --party and --trials change every danger figure (a party file prints as it was given).
+    ("", "site --seed p1 --party fighter:2,mage:2 --trials 500", "pdf"),
+    ("", "site --seed p2 --rooms 12 --party 'my party.yaml' --trials 300", "text"),
+    ("", "region --seed p4 --trials 400 --party fighter:1,mage:1", "html"),
 ]
 
 
@@ -111,6 +120,14 @@ def test_the_printed_command_makes_the_same_bytes(run_cli, scratch, monkeypatch,
     printed = _command_in(fmt, first)
     for option in ("--no-danger", "--system", "--paper", "--templates", "--mono", "--tables"):
         assert (option in command) == (option in printed), (option, printed)
+    for option in ("--party", "--trials"):  # as given, word for word
+        given = shlex.split(command)
+        if option in given:
+            assert option in printed, printed
+            value = given[given.index(option) + 1]
+            assert printed[printed.index(option) + 1] == value, printed
+        else:
+            assert option not in printed, printed
     assert printed[0].startswith("DELVE_TABLES=") == bool(env), printed
     assert printed.count("--reroll") == command.count("--reroll"), printed
     again, _ = _run(run_cli, monkeypatch, printed)
@@ -141,6 +158,45 @@ def test_an_unedited_document_rendered_prints_its_seed_command(
         assert "edited document" not in first.decode()
     again, _ = _run(run_cli, monkeypatch, printed)
     assert again == first, printed
+
+
+@pytest.mark.parametrize(
+    ("made", "render", "prints"),
+    [
+        # Estimates for another party, kept: its seed's command would estimate for the default.
+        ("site --seed k1 --party fighter:2,mage:2 --trials 300", "", "render"),
+        ("region --seed k2 --trials 300", "", "render"),
+        # New estimates asked for: the seed's command with the same --party and --trials.
+        (
+            "site --seed k3 --party fighter:2,mage:2",
+            "--party fighter:1,mage:1 --trials 200",
+            "site",
+        ),
+        # The default party's estimates, kept: the seed's command makes them.
+        ("site --seed k4", "", "site"),
+    ],
+)
+def test_a_document_with_its_own_estimates_prints_a_command_that_keeps_them(
+    run_cli, scratch, monkeypatch, made, render, prints
+):
+    """A document whose danger was estimated for another party (or trials) rendered as it is
+    keeps those figures, which `delve site --seed ...` would not make: it prints `delve render
+    FILE`. Rendered with a --party or --trials of its own, the seed's command carries them."""
+    res = run_cli(*shlex.split(made), "-f", "json", "--danger", "-o", "doc.json")
+    assert res.code == 0, res.err
+    for fmt in ("text", "html"):
+        out = ["-o", "first.html"] if fmt == "html" else []
+        args = ["delve", "render", "doc.json", "--format", fmt, *shlex.split(render), *out]
+        first, _ = _run(run_cli, monkeypatch, args)
+        printed = _command_in(fmt, first)
+        assert printed[1] == prints, printed
+        for option in ("--party", "--trials"):
+            assert (option in printed) == (option in render), printed
+        if fmt == "html":  # the cover says why its seed does not make it, and not 'edited'
+            assert ("estimated for another party" in first.decode()) == (prints == "render")
+            assert "edited document" not in first.decode()
+        again, _ = _run(run_cli, monkeypatch, printed)
+        assert again == first, printed
 
 
 @pytest.mark.parametrize(
@@ -189,7 +245,8 @@ def _rebuilds_it(text: str) -> list[list[str]]:
         ("", "--tables my-tables hoard --seed harrowdeep/level/1/room/4/hoard --system fortmayn"),
         ("my-tables", "weapon --seed ember --die d10 --system f4c"),
         ("", "--tables my-tables hoard --seed ember --value 600 --count 2"),
-        ("more-tables", "weapon --seed harrowdeep/level/1/room/3/hoard/weapon"),
+        ("more-tables", "weapon --seed ember/level/1/room/4/hoard/weapon"),
+        ("", "--tables my-tables --tables more-tables hoard --seed e2 --level 3 --holder-die d8"),
     ],
 )
 def test_a_hoard_or_weapon_prints_the_command_that_rebuilds_it(

@@ -333,6 +333,10 @@ REGION_PARTS = {
     "Havens": "section.part.havens",
     "Factions": "section.part.factions",
     "Encounter tables": "section.part.encounters",
+    # Chapters too: the lairs and the stat blocks each opened a page after a site's last page,
+    # which often holds only its danger route (18% of an A4 page in saltmarch radius 2).
+    "Lairs": "#lairs > h1.chapter",
+    "Stat blocks": "#stat-blocks > h1.chapter",
 }
 
 
@@ -344,12 +348,34 @@ def test_the_site_booklet_flows_from_part_to_part(site, paper):
     assert wasted_pages(site, paper, SITE_PARTS) == []
 
 
+@pytest.fixture(scope="module")
+def region2(tables):
+    """A region of radius 2: sites, lairs and a stat-block appendix of several pages."""
+    return address.build(tables, "saltmarch", "region", {"radius": 2}).thing
+
+
 @pytest.mark.parametrize("paper", ["a4", "a5"])
-def test_the_region_booklet_flows_from_part_to_part(region, paper):
+def test_the_region_booklet_flows_from_part_to_part(region2, paper):
     """Issue 12's audit: the travel rules, the hex key, the havens, the factions and the
-    encounter tables each opened a page, one of them after a page 37% full. They flow now, and
-    the hex key's columns share its last page (one column filled left the other half empty)."""
-    assert wasted_pages(region, paper, REGION_PARTS) == []
+    encounter tables each opened a page, one of them after a page 37% full; the lairs and the
+    stat blocks opened one after a page 18% full. They flow now, and the hex key's columns
+    share its last page (one column filled left the other half empty). A site chapter still
+    opens a page: its heading, lead and map fill one."""
+    assert any(h.lair for h in region2.hexes)
+    assert wasted_pages(region2, paper, REGION_PARTS) == []
+
+
+def test_a_site_chapter_opens_on_the_page_of_its_map(region2):
+    """A chapter that goes on down a page keeps its heading and lead with its map: on A5 the
+    heading of saltmarch's 0305 once ended a page whose map began the next."""
+    data = booklet.booklet_pdf(region2, booklet.make_options("a5"))
+    text = [norm(t) for t in pages(data)]
+    chapters = [h for h in region2.hexes if h.site]
+    assert chapters
+    for h in chapters:
+        heading = norm(f"{h.label}: {h.site.name}")
+        opened = [n for n, t in enumerate(text) if heading in t and "map:" in t]
+        assert opened, f"{h.label}: its heading and its map are on different pages"
 
 
 def test_a_part_forced_onto_a_new_page_is_found(site):

@@ -127,8 +127,11 @@ def region(
                 bar.close()
         address.check_kind(part, ("region", "hex", "haven", "lair"), "region")
         if part.kind == "region":
+            from generator.render.recipe import danger_given
+
             add_danger(part.thing, fmt, danger, system, party, trials)
-            _write(part.thing, fmt, out, system, mono, force=force)
+            with danger_given(party, trials):
+                _write(part.thing, fmt, out, system, mono, force=force)
         else:
             add_part_danger(part, fmt, danger, system, party, trials)
             _write_part(part, fmt, system)

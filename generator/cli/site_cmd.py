@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -107,8 +108,11 @@ def site(
             add_part_danger(part, fmt, danger, system, party, trials)
             _write_part(part, fmt, system)
         else:
+            from generator.render.recipe import danger_given
+
             add_danger(part.thing, fmt, danger, system, party, trials)
-            _write(part.thing, fmt, out, system, players=players, dpi=dpi, force=force)
+            with danger_given(party, trials):
+                _write(part.thing, fmt, out, system, players=players, dpi=dpi, force=force)
 
 
 def render(
@@ -144,15 +148,17 @@ def render(
 
     Example: delve render output/site-harrowdeep.json --format vault -o harrowdeep-notes
     """
-    from generator.render.recipe import from_document
+    from generator.render.recipe import danger_given, from_document
 
     _check_map_options(fmt, players, dpi)
     model = documents.load(document)
     label = "region booklet" if model.kind == "region" else None
-    edited = None if _its_seed_makes(model) else document
+    edited, why = (None if _its_seed_makes(model) else document), "edited"
     with booklet_session(paper, templates, out, fmt, progress_label=label, generates=False):
         add_danger(model, fmt, danger, system or model.system, party, trials)
-        with from_document(edited):
+        if not edited and party is None and trials is None and _kept_other_estimates(model):
+            edited, why = document, "danger"  # its seed's command estimates for the default party
+        with from_document(edited, why), danger_given(party, trials):
             _write(model, fmt, out, system, mono, players, dpi, force)
 
 
@@ -177,6 +183,25 @@ def _its_seed_makes(model: Any) -> bool:
     except DelveError:
         return False
     return plain(again.to_dict()) == plain(model.to_dict())
+
+
+def _kept_other_estimates(model: Any) -> bool:
+    """Whether a document kept estimates its seed's command does not make: another party's
+    (`delve sim DOC --party mine.yaml`, or a site made with --party) or another number of
+    trials. The default party is told as 'four level-2 characters', with no names or classes
+    (generator/sim/party.py describe)."""
+    sites = [model] if model.kind == "site" else [h.site for h in model.hexes if h.site]
+    found = [t.danger for s in sites for t in [*s.rooms, *s.encounters]]
+    if model.kind == "region":
+        found += [h.lair.danger for h in model.hexes if h.lair]
+        found += [e.danger for table in model.encounters for e in table.entries]
+    found = [d for d in found if d]
+    if not found:
+        return False
+    from generator.sim.danger import DEFAULT_TRIALS
+
+    default = re.compile(r"\w+ level-\d+ characters?")
+    return any(d.trials != DEFAULT_TRIALS or not default.fullmatch(d.party) for d in found)
 
 
 def _check_map_options(fmt: str, players: bool, dpi: int | None) -> None:

@@ -29,7 +29,7 @@ from typing import Any
 import typer
 
 from generator.errors import DelveError, TemplateError
-from generator.render.recipe import edited_document, rebuild_args, root_address
+from generator.render.recipe import document_note, edited_document, rebuild_args, root_address
 
 BUILTIN_PREFIX = "!builtin/"
 TOP_TEMPLATES = {"site": "site.html.j2", "region": "region.html.j2"}
@@ -472,6 +472,7 @@ def _html(options: Options, model: Any, fmt: str) -> str:
     context.update(_rules_context(model, context))
     args = rebuild_args(model, fmt, context["rules"], options.paper.name, options.templates)
     context["edited_document"] = edited_document()  # its cover says so; the command renders it
+    context["document_note"] = document_note()  # and why its seed does not make it
     context["region_address"] = root_address(model)  # with a re-rolled region's --reroll
     # The command as one string, and word by word (a cover keeps each word whole on paper).
     context["rebuild"] = shlex.join(args)

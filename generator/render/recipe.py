@@ -3,9 +3,10 @@
 A document's address (its `seed`, generator/build/address.py) carries every option of its
 generator; a region adds its re-rolled hexes. The rest of what the bytes depend on is how it was
 printed: the tables folders (DELVE_TABLES and --tables), the rules system, the format, whether
-danger was estimated, the black-on-white map, and for booklets the paper and the template
-folders. Those come from the render's own context (the system holds the tables it was resolved
-from; the booklet options hold the paper and templates; the model holds its danger), so the
+danger was estimated (and with which --party and --trials), the black-on-white map, and for
+booklets the paper and the template folders. Those come from the render's own context (the
+system holds the tables it was resolved from; the booklet options hold the paper and templates;
+the model holds its danger; the CLI says which --party and --trials it was given), so the
 command printed is the one that was run, not a guess.
 
 A document `delve render` read that is not what its seed makes (a referee edited it, or other
@@ -26,23 +27,51 @@ from typing import Any
 # Formats that show danger unless --no-danger is given; the rest (json) only with --danger.
 DANGER_FORMATS = ("text", "md", "html", "pdf")
 
-# The document file a `delve render` read, when it differs from what its seed makes.
-_DOCUMENT: ContextVar[str | None] = ContextVar("delve_render_document", default=None)
+# The document file a `delve render` read, when it differs from what its seed makes, and why.
+_DOCUMENT: ContextVar[tuple[str, str] | None] = ContextVar("delve_render_document", default=None)
+WHY = {
+    "edited": "an edited document, which its address no longer makes",
+    "danger": "a document whose danger was estimated for another party or number of trials, "
+    "which its address alone does not make",
+}
+# The --party and --trials the danger estimates were made with, as the user typed them.
+_DANGER_GIVEN: ContextVar[tuple[str, ...]] = ContextVar("delve_danger_given", default=())
 
 
 @contextmanager
-def from_document(path: str | Path | None) -> Iterator[None]:
-    """Render as made from the document at `path` (None: as made from its seed)."""
-    token = _DOCUMENT.set(None if path is None else str(path))
+def from_document(path: str | Path | None, why: str = "edited") -> Iterator[None]:
+    """Render as made from the document at `path` (None: as made from its seed), which its
+    seed does not make because it was `edited` or holds other `danger` estimates."""
+    token = _DOCUMENT.set(None if path is None else (str(path), WHY[why]))
     try:
         yield
     finally:
         _DOCUMENT.reset(token)
 
 
+@contextmanager
+def danger_given(party: str | None, trials: int | None) -> Iterator[None]:
+    """Render with the --party and --trials its estimates were made with: they change every
+    figure, so the printed command carries them (a party file's path as it was given)."""
+    given = [*(("--party", party) if party is not None else ())]
+    given += [*(("--trials", str(trials)) if trials is not None else ())]
+    token = _DANGER_GIVEN.set(tuple(given))
+    try:
+        yield
+    finally:
+        _DANGER_GIVEN.reset(token)
+
+
 def edited_document() -> str | None:
     """The file an edited document came from (None when the seed makes it)."""
-    return _DOCUMENT.get()
+    found = _DOCUMENT.get()
+    return None if found is None else found[0]
+
+
+def document_note() -> str:
+    """What the booklet was made from, when its seed does not make it ('' when it does)."""
+    found = _DOCUMENT.get()
+    return "" if found is None else found[1]
 
 
 def has_danger(model: Any) -> bool:
@@ -61,10 +90,9 @@ def has_danger(model: Any) -> bool:
 def _danger_args(kind: str, model: Any, fmt: str) -> list[str]:
     if kind not in ("site", "region"):
         return []
-    shown = has_danger(model)
-    if fmt in DANGER_FORMATS:
-        return [] if shown else ["--no-danger"]
-    return ["--danger"] if shown else []
+    if not has_danger(model):
+        return ["--no-danger"] if fmt in DANGER_FORMATS else []
+    return [*([] if fmt in DANGER_FORMATS else ["--danger"]), *_DANGER_GIVEN.get()]
 
 
 def _table_args(system: Any) -> tuple[list[str], list[str]]:
