@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import copy
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -148,6 +149,59 @@ def test_a_seed_longer_than_the_cli_takes_is_one_line_not_minutes_of_layout(
     site = edit(region_doc, "hexes.0.seed", "s" * 1_101)
     code, _, err = render(write(tmp_path, site), "text")
     assert_one_line(code, err, "region.hexes[0].seed: a seed of 1,101 characters")
+
+
+# A word pyphen finds hyphenation points in all along (a run of one letter has none, and lays
+# out fast either way).
+LONG_WORD = "supercalifragilistic" * 250
+
+
+def test_a_word_of_five_thousand_letters_makes_a_pdf_in_seconds(tmp_path, bounded, site_doc):
+    """WeasyPrint hyphenates a long word in time that grows steeply with its length (a
+    3,000-letter word in a stat block took 514 s of CPU; this document more than 60 s). A word
+    longer than 100 characters prints with a zero-width space every 100 (templating.breakable);
+    the maps' SVG, which is Markup, is left as it is."""
+    doc = edit(site_doc, "name", LONG_WORD)
+    doc = edit(doc, "theme_name", LONG_WORD)  # the fuzz's find: the map's second line
+    doc = edit(doc, "rooms.0.name", LONG_WORD)
+    doc = edit(doc, "rooms.1.description", f"A long hall. {LONG_WORD} Then a door.")
+    path = write(tmp_path, doc)
+    with bounded(seconds=60, memory_mb=1024):
+        code, _, err = render(path, "pdf", tmp_path / "long.pdf")
+    assert code == 0, err
+    assert (tmp_path / "long.pdf").read_bytes().startswith(b"%PDF-")
+    code, _, err = render(path, "html", tmp_path / "long.html")
+    assert code == 0, err
+    html = (tmp_path / "long.html").read_text(encoding="utf-8")
+    broken = "\u200b".join(LONG_WORD[i : i + 100] for i in range(0, len(LONG_WORD), 100))
+    assert f"A long hall. {broken} Then a door." in html  # broken every 100, nothing lost
+    svgs = re.findall(r"<svg\b.*?</svg>", html, re.S)
+    # The map's title lines, their name and theme cut to 120 characters (a wider drawing
+    # shrinks on the page and its labels search ever more squares: over a minute), hold words
+    # the finalize leaves whole.
+    assert svgs and all(f"{LONG_WORD[:117]}..." in svg for svg in svgs)
+    assert not any("\u200b" in svg for svg in svgs)
+
+
+@pytest.mark.parametrize("system", ["fmc", "fortmayn", "f4c", "fantasy-core"])
+def test_the_built_in_booklets_hold_no_zero_width_space(tmp_path, run_cli, system):
+    """Delve's own text has no word near 100 characters, so the breaks never show in it; nor
+    in an address or the rebuild command (typed back in), however long the seed."""
+    long_seed = "harrowdeep" * 16  # 160 characters, no space: --seed takes up to 1,000
+    for command, seed, extra in [
+        ("site", "harrowdeep", []),
+        ("site", long_seed, []),
+        ("region", "saltmarch", ["--radius", "1"]),
+    ]:
+        out = tmp_path / f"{command}-{system}-{len(seed)}.html"
+        result = run_cli(
+            command, "--seed", seed, "--system", system, "-f", "html", "-o", out, *extra
+        )
+        assert result.code == 0, result.err
+        html = out.read_text(encoding="utf-8")
+        assert "\u200b" not in html, (command, seed)
+        if seed == long_seed:
+            assert f'<span class="word">{long_seed}</span>' in html  # the rebuild command
 
 
 @pytest.mark.parametrize("fmt", ["svg", "html"])
