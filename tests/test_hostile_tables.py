@@ -136,8 +136,22 @@ def test_a_die_too_big_to_check_is_a_located_error(tmp_path, bounded):
         ("1d" + "9" * 40, "is too big"),
         ("999999999x999999999x999999999", "can give numbers past"),
         ("d1000000000", None),
+        ("9**9", "unexpected '*'"),  # not 'x', which the formula does not hold
+        ("١٢", "unexpected '١'"),  # Arabic-Indic digits rolled as 12
+        ("d٦", "unexpected '٦'"),
     ],
-    ids=["nested-1000", "nested-25", "100kb", "5000-digits", "40-digits", "product", "billion"],
+    ids=[
+        "nested-1000",
+        "nested-25",
+        "100kb",
+        "5000-digits",
+        "40-digits",
+        "product",
+        "billion",
+        "power",
+        "arabic-indic",
+        "arabic-indic-die",
+    ],  # fmt: skip
 )
 def test_roll_takes_any_formula_in_one_line(run_cli, bounded, formula, says):
     with bounded(seconds=30, memory_mb=512):
