@@ -183,6 +183,19 @@ def test_a_word_of_five_thousand_letters_makes_a_pdf_in_seconds(tmp_path, bounde
     assert not any("\u200b" in svg for svg in svgs)
 
 
+def test_a_long_stat_block_description_makes_a_pdf_in_seconds(tmp_path, bounded, site_doc):
+    """The fuzz's find: a monster's description grown to 50,000 characters took a region PDF
+    minutes, as WeasyPrint measured the stat block's least width in a row of two (a flex item's
+    automatic minimum) by breaking its text line by line, in time that grows with the square
+    of its length. The booklet's CSS gives stat blocks a least width of 0."""
+    name = next(iter(site_doc["bestiary"]))
+    sentence = "Quiet folk who travel by night with muffled oars and hooded lanterns. "
+    doc = edit(site_doc, f"bestiary.{name}.description", (sentence * 800)[:50_000])
+    with bounded(seconds=90, memory_mb=1024):
+        code, _, err = render(write(tmp_path, doc), "pdf", tmp_path / "long.pdf")
+    assert code == 0, err
+
+
 @pytest.mark.parametrize("system", ["fmc", "fortmayn", "f4c", "fantasy-core"])
 def test_the_built_in_booklets_hold_no_zero_width_space(tmp_path, run_cli, system):
     """Delve's own text has no word near 100 characters, so the breaks never show in it; nor
