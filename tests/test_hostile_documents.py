@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import copy
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -150,6 +151,72 @@ def test_a_seed_longer_than_the_cli_takes_is_one_line_not_minutes_of_layout(
     assert_one_line(code, err, "region.hexes[0].seed: a seed of 1,101 characters")
 
 
+# A word pyphen finds hyphenation points in all along (a run of one letter has none, and lays
+# out fast either way).
+LONG_WORD = "supercalifragilistic" * 250
+
+
+def test_a_word_of_five_thousand_letters_makes_a_pdf_in_seconds(tmp_path, bounded, site_doc):
+    """WeasyPrint hyphenates a long word in time that grows steeply with its length (a
+    3,000-letter word in a stat block took 514 s of CPU; this document more than 60 s). A word
+    longer than 100 characters prints with a zero-width space every 100 (templating.breakable);
+    the maps' SVG, which is Markup, is left as it is."""
+    doc = edit(site_doc, "name", LONG_WORD)
+    doc = edit(doc, "theme_name", LONG_WORD)  # the fuzz's find: the map's second line
+    doc = edit(doc, "rooms.0.name", LONG_WORD)
+    doc = edit(doc, "rooms.1.description", f"A long hall. {LONG_WORD} Then a door.")
+    path = write(tmp_path, doc)
+    with bounded(seconds=60, memory_mb=1024):
+        code, _, err = render(path, "pdf", tmp_path / "long.pdf")
+    assert code == 0, err
+    assert (tmp_path / "long.pdf").read_bytes().startswith(b"%PDF-")
+    code, _, err = render(path, "html", tmp_path / "long.html")
+    assert code == 0, err
+    html = (tmp_path / "long.html").read_text(encoding="utf-8")
+    broken = "\u200b".join(LONG_WORD[i : i + 100] for i in range(0, len(LONG_WORD), 100))
+    assert f"A long hall. {broken} Then a door." in html  # broken every 100, nothing lost
+    svgs = re.findall(r"<svg\b.*?</svg>", html, re.S)
+    # The map's title lines, their name and theme cut to 120 characters (a wider drawing
+    # shrinks on the page and its labels search ever more squares: over a minute), hold words
+    # the finalize leaves whole.
+    assert svgs and all(f"{LONG_WORD[:117]}..." in svg for svg in svgs)
+    assert not any("\u200b" in svg for svg in svgs)
+
+
+def test_a_long_stat_block_description_makes_a_pdf_in_seconds(tmp_path, bounded, site_doc):
+    """The fuzz's find: a monster's description grown to 50,000 characters took a region PDF
+    minutes, as WeasyPrint measured the stat block's least width in a row of two (a flex item's
+    automatic minimum) by breaking its text line by line, in time that grows with the square
+    of its length. The booklet's CSS gives stat blocks a least width of 0."""
+    name = next(iter(site_doc["bestiary"]))
+    sentence = "Quiet folk who travel by night with muffled oars and hooded lanterns. "
+    doc = edit(site_doc, f"bestiary.{name}.description", (sentence * 800)[:50_000])
+    with bounded(seconds=90, memory_mb=1024):
+        code, _, err = render(write(tmp_path, doc), "pdf", tmp_path / "long.pdf")
+    assert code == 0, err
+
+
+@pytest.mark.parametrize("system", ["fmc", "fortmayn", "f4c", "fantasy-core"])
+def test_the_built_in_booklets_hold_no_zero_width_space(tmp_path, run_cli, system):
+    """Delve's own text has no word near 100 characters, so the breaks never show in it; nor
+    in an address or the rebuild command (typed back in), however long the seed."""
+    long_seed = "harrowdeep" * 16  # 160 characters, no space: --seed takes up to 1,000
+    for command, seed, extra in [
+        ("site", "harrowdeep", []),
+        ("site", long_seed, []),
+        ("region", "saltmarch", ["--radius", "1"]),
+    ]:
+        out = tmp_path / f"{command}-{system}-{len(seed)}.html"
+        result = run_cli(
+            command, "--seed", seed, "--system", system, "-f", "html", "-o", out, *extra
+        )
+        assert result.code == 0, result.err
+        html = out.read_text(encoding="utf-8")
+        assert "\u200b" not in html, (command, seed)
+        if seed == long_seed:
+            assert f'<span class="word">{long_seed}</span>' in html  # the rebuild command
+
+
 @pytest.mark.parametrize("fmt", ["svg", "html"])
 def test_a_biome_key_or_terrain_that_is_not_a_key_is_one_line(tmp_path, region_doc, fmt):
     doc = copy.deepcopy(region_doc)
@@ -233,3 +300,11 @@ def test_a_document_that_is_not_a_file_is_refused_unread(tmp_path, bounded, run_
         result = run_cli(command, path, *args)
     says = {"fifo": "is a pipe (FIFO)", "folder": "is a folder", "device": "is a device"}[kind]
     assert_one_line(result.code, result.err, f"{path}: {says}")
+
+
+def test_a_second_entrance_is_one_line(tmp_path, site_doc):
+    """The long fuzz's find: a room made an entrance by hand beside the site's own was given a
+    way in that did not touch it, so `render -f json` wrote a document `render` refused."""
+    doc = edit(site_doc, "rooms.1.entrance", True)
+    code, _, err = render(write(tmp_path, doc), "json", tmp_path / "out.json")
+    assert_one_line(code, err, "site.rooms[1].entrance: a site has one way in from outside")

@@ -10,7 +10,8 @@ open, and text holds no control characters.
 DELVE_FUZZ_EXAMPLES sets how many Hypothesis examples (200 by default), and
 DELVE_FUZZ_SWEEP=all renders every single-field edit in every format (CI renders a stride of
 them): `DELVE_FUZZ_EXAMPLES=5000 DELVE_FUZZ_SWEEP=all pytest tests/test_hostile_fuzz.py` is
-the long run by hand.
+the long run by hand (hours: the sweep alone is 1,712 site edits in 8 formats and 3,420 region
+edits in 5, about 31,000 renders, each bounded on its own).
 """
 
 from __future__ import annotations
@@ -272,17 +273,17 @@ def test_every_single_field_edit_renders_or_fails_in_one_line(
     assert len(edits) > 500  # the sweep reaches into rooms, hexes, sites, stat blocks
     formats = FORMATS[kind]
     failed = rendered = 0
-    with bounded(seconds=3600 if SWEEP_ALL else 600, memory_mb=2048):
-        for n, (path, value) in enumerate(edits[::SWEEP_STRIDE]):
-            doc = edited(base, path, value)
-            for fmt in formats if SWEEP_ALL else [formats[n % len(formats)]]:
-                danger = SWEEP_ALL or n % 4 == 0
-                try:
+    for n, (path, value) in enumerate(edits[::SWEEP_STRIDE]):
+        doc = edited(base, path, value)
+        for fmt in formats if SWEEP_ALL else [formats[n % len(formats)]]:
+            danger = SWEEP_ALL or n % 4 == 0
+            what = f"{kind} {path} = {str(value)[:60]!r}, {fmt}"
+            try:  # each render bounded (the whole sweep of every edit takes hours)
+                with bounded(seconds=300, memory_mb=2048):
                     code, _ = render_and_check(tmp_path, doc, fmt, danger)
-                except AssertionError as err:
-                    what = f"{kind} {path} = {str(value)[:60]!r}, {fmt}"
-                    raise AssertionError(f"{what}: {err}") from None
-                failed += code != 0
-                rendered += 1
+            except (AssertionError, TimeoutError, MemoryError) as err:
+                raise AssertionError(f"{what}: {type(err).__name__}: {err}") from None
+            failed += code != 0
+            rendered += 1
     # Most edits are refused, but many are harmless and must still render.
     assert 0 < failed < rendered

@@ -136,8 +136,22 @@ def test_a_die_too_big_to_check_is_a_located_error(tmp_path, bounded):
         ("1d" + "9" * 40, "is too big"),
         ("999999999x999999999x999999999", "can give numbers past"),
         ("d1000000000", None),
+        ("9**9", "unexpected '*'"),  # not 'x', which the formula does not hold
+        ("١٢", "unexpected '١'"),  # Arabic-Indic digits rolled as 12
+        ("d٦", "unexpected '٦'"),
     ],
-    ids=["nested-1000", "nested-25", "100kb", "5000-digits", "40-digits", "product", "billion"],
+    ids=[
+        "nested-1000",
+        "nested-25",
+        "100kb",
+        "5000-digits",
+        "40-digits",
+        "product",
+        "billion",
+        "power",
+        "arabic-indic",
+        "arabic-indic-die",
+    ],  # fmt: skip
 )
 def test_roll_takes_any_formula_in_one_line(run_cli, bounded, formula, says):
     with bounded(seconds=30, memory_mb=512):
@@ -157,12 +171,19 @@ def test_roll_takes_any_formula_in_one_line(run_cli, bounded, formula, says):
     ["(" * 1000 + "d6" + ")" * 1000, "+".join(["d6"] * 30_000), "1d" + "9" * 5000],
     ids=["nested-1000", "100kb", "5000-digits"],
 )
-def test_the_same_formulas_inside_a_table_are_one_located_line(tmp_path, bounded, inner):
+def test_the_same_formulas_inside_a_table_are_one_located_line(tmp_path, bounded, run_cli, inner):
     text = f'title: Dice\nentries:\n  - result: "a {{{inner}}} b"\n'
     with bounded(seconds=30, memory_mb=512):
         found = problems(tmp_path, {"x/dice.yaml": text})
     assert len(found) == 1 and "dice.yaml:3: table 'x/dice': result: bad inline dice" in found[0]
     assert len(found[0]) < 400  # the formula is shown cut short, not 100 KB of it
+    folder = folder_with(tmp_path / "cli", {"x/dice.yaml": text})
+    for command in (["tables", "roll", "x/dice"], ["site", "--seed", "dice", "-f", "text"]):
+        with bounded(seconds=60, memory_mb=512):
+            result = run_cli("--tables", folder, *command)
+        lines = result.err.splitlines()
+        assert result.code == 1 and len(lines) == 1, result.err
+        assert lines[0].startswith("delve: error: ") and "dice.yaml:3: table 'x/dice'" in lines[0]
 
 
 def _chain(count: int) -> dict[str, str]:

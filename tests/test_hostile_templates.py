@@ -272,6 +272,29 @@ def test_a_template_symlinked_out_of_its_folder_is_refused(run_cli, tmp_path):
     assert not (tmp_path / "x.html").exists()
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{% include "../secret.txt" %}',
+        '{% include "parts/../../secret.txt" %}',
+        '{% extends "/etc/hostname" %}',
+        '{% import "/proc/self/environ" as e %}',
+        '{% include "!builtin/../../secret.txt" %}',
+    ],
+    ids=["dot-dot", "inner-dot-dot", "absolute", "proc", "builtin-dot-dot"],
+)
+def test_a_template_reads_no_file_outside_the_template_folders(run_cli, tmp_path, text):
+    """The loader takes names inside the folders only: no `..`, no absolute path."""
+    (tmp_path / "secret.txt").write_text("the referee's secret")
+    path = cover(tmp_path / "mine", "<h1>{{ site.name }}</h1>\n" + text + "\n")
+    out = tmp_path / "site.html"
+    result = run_cli(
+        "site", "--seed", SEED, "-f", "html", "--templates", tmp_path / "mine", "-o", out
+    )
+    one_line(result, f"{path}:2:", "not found")
+    assert "secret" not in result.err.replace("secret.txt", "") and not out.exists()
+
+
 def test_an_asset_too_big_is_refused_unread(tmp_path, monkeypatch):
     monkeypatch.setattr(pdf, "MAX_ASSET_BYTES", 1000)
     mine = tmp_path / "mine"

@@ -26,7 +26,9 @@ from generator.errors import DiceError
 if TYPE_CHECKING:
     from fractions import Fraction
 
-_TOKEN = re.compile(r"\s*(?:(\d+)|(kh|kl)|(d)|([-+x*/×()%]))", re.IGNORECASE)
+# ASCII digits only: `\d` would take Arabic-Indic and other decimal digits (`d٦` rolled a d6).
+_TOKEN = re.compile(r"\s*(?:([0-9]+)|(kh|kl)|(d)|([-+x*/×()%]))", re.IGNORECASE)
+_TIMES = ("x", "*", "×")
 _MAX_SUPPORT = 200_000  # outcomes we agree to enumerate
 _MAX_DICE = 1000
 MAX_FACES = 10_000  # faces in all (3d6 has 18) for which the exact odds are listed
@@ -48,7 +50,7 @@ def _tokenize(text: str) -> list[str]:
             bad = stripped[pos:].strip()[:1]
             raise DiceError(f"dice {text!r}: unexpected {bad!r}")
         tok = m.group(0).strip().lower()
-        tokens.append("x" if tok in ("*", "×") else tok)
+        tokens.append(tok)  # as written, so an error quotes it ('9**9': unexpected '*')
         pos = m.end()
     return tokens
 
@@ -223,8 +225,8 @@ class _Parser:
 
     def term(self) -> _Node:
         node = self.factor()
-        while self.peek() in ("x", "/"):
-            op = self.take()
+        while self.peek() in (*_TIMES, "/"):
+            op = "x" if self.take() in _TIMES else "/"
             node = self.binop(op, node, self.factor())
         return node
 

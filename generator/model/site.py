@@ -501,6 +501,13 @@ class Site:
         missing = sorted(set(range(1, max(depths) + 1)) - depths)
         if missing:
             raise DocumentError(f"{path}.rooms: no room on level {missing[0]} (levels run from 1)")
+        ways_in = [i for i, r in enumerate(self.rooms) if r.entrance]
+        if len(ways_in) > 1:  # the plan routes one way in (a second was given the first's)
+            first = self.rooms[ways_in[0]].id
+            raise DocumentError(
+                f"{path}.rooms[{ways_in[1]}].entrance: a site has one way in from outside "
+                f"(room {first} is the entrance)"
+            )
         ids = [r.id for r in self.rooms]
         if len(set(ids)) != len(ids):
             raise DocumentError(f"{path}.rooms: room ids must be unique")

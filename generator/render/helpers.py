@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from markupsafe import Markup, escape
+
 from generator import __version__
 
 
@@ -24,6 +26,14 @@ def anchor(text: Any) -> str:
     return "-".join(part for part in out.split("-") if part) or "x"
 
 
+def whole(text: Any) -> Markup:
+    """An address or a word of a command, escaped and marked so the booklet prints it as it
+    is: the finalize step (templating.breakable) breaks any other word longer than 100
+    characters with zero-width spaces, and text typed back in must not hold them. The CSS
+    never hyphenates these (.seed, .seedline), so WeasyPrint lays them out quickly."""
+    return escape(str(text))
+
+
 def filters() -> dict[str, Any]:
     from generator.engine import words
     from generator.render import treasure_text
@@ -37,6 +47,7 @@ def filters() -> dict[str, Any]:
         "article": lambda s: words.with_article(str(s)),
         "stop": stop,
         "anchor": anchor,
+        "whole": whole,
     }
 
 

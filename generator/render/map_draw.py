@@ -73,10 +73,20 @@ def level_drawing(
     return d
 
 
+MAX_TITLE_PART = 120  # characters of a name, theme or seed a map's title lines print
+
+
+def _cut(text: str) -> str:
+    """Text for the title lines, cut with '...': a drawing widens to fit them, and a booklet
+    shrinks a wide map to its page, so its labels search ever more squares (an edited name or
+    theme of 5,000 letters took the booklet's map over a minute)."""
+    return text if len(text) <= MAX_TITLE_PART else text[: MAX_TITLE_PART - 3].rstrip() + "..."
+
+
 def _title(site: Site, level: int) -> str:
     if site.levels > 1:
-        return f"{site.name}: level {level} of {site.levels}"
-    return site.name
+        return f"{_cut(site.name)}: level {level} of {site.levels}"
+    return _cut(site.name)
 
 
 def _plan(
@@ -333,10 +343,9 @@ def _framed(
     # The title and its line shrink to the drawing's width, down to the text floor; past that
     # the drawing widens for them.
     title = _title(site, level) or "Untitled"  # a blank name has no width to fit
-    who = (
-        f"{site.theme_name}, party level {site.level_of(level)}" if not players else site.theme_name
-    )
-    sub = f"{who}. One square is 10 feet." + ("" if players else f" Seed {site.seed}.")
+    theme = _cut(site.theme_name)
+    who = f"{theme}, party level {site.level_of(level)}" if not players else theme
+    sub = f"{who}. One square is 10 feet." + ("" if players else f" Seed {_cut(site.seed)}.")
     room = width - 2 * pad
     title_size = max(sizes.floor * 1.3, min(sizes.title, room / text_width(title, 1.0, True)))
     sub_size = max(sizes.floor, min(sizes.subtitle, room / text_width(sub, 1.0)))
