@@ -13,11 +13,12 @@ hoard is never given a name that promises one.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from generator.build.site.deck import Deck, Pool, pool
-from generator.build.site.rules import BY, HOARD_WORDS
+from generator.build.site.rules import BY, EXCLUSIVE_BUILDS, HOARD_WORDS
 from generator.build.site.story import the
 from generator.build.site.themes import Detail, Theme
 from generator.build.site.types import TYPES_TABLE, RoomType
@@ -44,6 +45,7 @@ NAME_VARS = frozenset({"Name", "name", "noun", "Noun", "adjective", "of", "owner
 
 
 MARK_VARS = frozenset({"they", "They", "their"})
+WORD = re.compile(r"[a-z]+")
 
 
 def _vars_of(e: Entry, name: str = "result") -> frozenset[str]:
@@ -71,9 +73,9 @@ def _only(
 
 
 NEEDS = (
-    needs.declare(BUILDS, BY, fields={"key": "str"}),
+    needs.declare(BUILDS, BY, fields={"key": "str"}, check=lambda t, table: _word_lists(table)),
     needs.declare(FRAMES, BY, check=_only(FRAME_VARS, "frame")),
-    needs.declare(CONDITIONS, BY, fields={"key": "str"}),
+    needs.declare(CONDITIONS, BY, fields={"key": "str"}, check=lambda t, table: _word_lists(table)),
     needs.declare(
         MARKS,
         BY,
@@ -82,6 +84,22 @@ NEEDS = (
     ),
     needs.declare(NAMES, BY, check=_only(NAME_VARS, "room name")),
 )
+
+
+def _word_lists(table: Table) -> list[str]:
+    """`not` and `forms` (builds, conditions) must be lists of words."""
+    return [
+        f"{needs.where(table, e.line)}: {name} must be a list of words"
+        for e in table.entries
+        for name in ("not", "forms")
+        if e.get(name) is not None
+        and not (isinstance(e.get(name), list) and all(isinstance(w, str) for w in e.get(name)))
+    ]
+
+
+def _words(e: Entry, name: str) -> frozenset[str]:
+    value = e.get(name)
+    return frozenset(str(w).lower() for w in value) if isinstance(value, list) else frozenset()
 
 
 def _capital(text: str) -> str:
@@ -105,6 +123,7 @@ class _Type:
     cumulative: tuple[float, ...]  # their weights, added up
     vars: dict[str, str]  # its name and noun, for names
     blocked: frozenset[str]  # conditions that would leave it fewer than two details
+    form_words: frozenset[str]  # the words of its form and name: what a build phrase follows
 
 
 @dataclass
@@ -144,8 +163,17 @@ class Composer:
         found = self.types.get(id(rt.entry))
         if found is None:
             # The builds it can have, the theme's where they agree, likeliest first.
-            both = tuple(b for b in rt.builds if b in self.theme.builds)
-            options = both or rt.builds or self.theme.builds[:1]
+            # An ice or a wreck build only in a theme of ice or ships (docs/rooms.md).
+            theme = self.theme
+            allowed = tuple(
+                b
+                for b in rt.builds
+                if b not in EXCLUSIVE_BUILDS
+                or b in theme.builds
+                or EXCLUSIVE_BUILDS[b] in theme.places
+            )
+            both = tuple(b for b in allowed if b in theme.builds)
+            options = both or allowed or theme.builds[:1]
             weights = [float(len(options) - i + 1) for i in range(len(options))]
             cumulative = tuple(sum(weights[: i + 1]) for i in range(len(weights)))
             vars = {"Name": rt.name, "name": rt.name[:1].lower() + rt.name[1:]}
@@ -155,7 +183,8 @@ class Composer:
             blocked = frozenset(
                 k for k in rt.ruled if sum(k not in d.not_ for d in rt.details) < MIN_DETAILS
             )
-            found = self.types[id(rt.entry)] = _Type(options, cumulative, vars, blocked)
+            form_words = frozenset(WORD.findall(f"{rt.form} {rt.name}".lower()))
+            found = self.types[id(rt.entry)] = _Type(options, cumulative, vars, blocked, form_words)
         return found
 
     def _condition(self, e: Entry) -> _Condition:
@@ -194,12 +223,17 @@ class Composer:
     ) -> Pool:
         """Conditions that can happen in its place and build, to its occupants, and leave it
         two details (a burnt fungus grotto has nothing left to show)."""
-        key = ("conditions", rt.places, build, kinds, hoard, info.blocked)
+        # Only the mood words some condition cannot stand beside make conditions differ.
+        moods = self._mood_words()
+        key = ("conditions", rt.places, build, kinds, hoard, info.blocked, moods)
         found = self.cache.get(key)
         if found is not None:
             return found
         places = rt.places | {build}
         blocked = info.blocked
+        # What it cannot stand beside: the theme's mood words and the room's build (no frost
+        # in a fiery lair, no dust in a drowned temple, no flood in a room built of ice).
+        beside = moods | {build}
 
         def fits(e: Entry) -> bool:
             tags = e.tags
@@ -208,10 +242,25 @@ class Composer:
             need = e.get("kinds")
             if need and kinds.isdisjoint(need):
                 return False
+            if not beside.isdisjoint(_words(e, "not")):
+                return False
             condition = str(e.get("key", ""))
             return condition not in blocked and not (hoard and condition.startswith(LOOTED))
 
         found = self.cache[key] = self._pool(CONDITIONS, key[1:], fits)
+        return found
+
+    def _mood_words(self) -> frozenset[str]:
+        found = self.cache.get(("moods", self.theme.mood))
+        if found is None:
+            every = self.cache.get("not-words")
+            if every is None:
+                every = self.cache["not-words"] = (
+                    frozenset(w for e in self.tables.entries(CONDITIONS) for w in _words(e, "not"))
+                    if self.has[CONDITIONS]
+                    else frozenset()
+                )
+            found = self.cache["moods", self.theme.mood] = every.intersection(self.theme.moods)
         return found
 
     def _marks(self, kind: str) -> Pool:
@@ -230,24 +279,32 @@ class Composer:
             )
         return found
 
-    def _builds(self, build: str) -> Pool:
-        found = self.cache.get(("builds", build))
+    def _builds(self, build: str, form: frozenset[str]) -> Pool:
+        """The build's phrases that can follow this form: none whose `not` names a word of it
+        (no chisel marks in a cave), none whose `forms` it lacks (rock salt only in salt)."""
+        key = ("builds", build, form)
+        found = self.cache.get(key)
         if found is None:
-            found = self.cache["builds", build] = self._pool(
-                BUILDS, ("build", build), lambda e: e.get("key") == build
-            )
+
+            def fits(e: Entry) -> bool:
+                if e.get("key") != build or not form.isdisjoint(_words(e, "not")):
+                    return False
+                forms = _words(e, "forms")
+                return not forms or not form.isdisjoint(forms)
+
+            found = self.cache[key] = self._pool(BUILDS, key, fits)
         return found
 
     # ---------------------------------------------------------------- parts
 
-    def _first(self, rng: Rng, rt: RoomType, build: str) -> str:
+    def _first(self, rng: Rng, rt: RoomType, build: str, form: frozenset[str]) -> str:
         tables = self.tables
         if not rt.form:  # a referee's type of the old kind: its result is the sentence
             return words.sentence(tables.resolve(TYPES_TABLE, rt.entry, rng).text)
         phrase = ""
         if build:
             # Each phrase once a site: when the build's are spent, the room goes without.
-            chosen = self._fresh(BUILDS, self._builds(build), rng)
+            chosen = self._fresh(BUILDS, self._builds(build, form), rng)
             if chosen is not None:
                 static = chosen.template.static
                 phrase = (
@@ -348,7 +405,7 @@ class Composer:
         tables = self.tables
         info = self._type(rt)
         build = info.builds[rng.weighted_index(info.cumulative)] if info.builds else ""
-        sentences = [self._first(rng, rt, build)]
+        sentences = [self._first(rng, rt, build, info.form_words)]
         kinds = frozenset(m.kind for m, _ in groups)
         conditions = self._conditions(rt, info, build, kinds, hoard)
         entry = (

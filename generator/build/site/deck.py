@@ -12,10 +12,12 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Callable, Hashable, Iterable
 
+from generator.build.site.rules import EXCLUSIVE, KIND_WORDS, PLACES
 from generator.engine.rng import Rng
 from generator.engine.table import Entry, Rolled
 from generator.engine.tables import TableSet
 
+WHO = KIND_WORDS | {"occupied"}  # tags that say who is in a room, not what it is
 TRIES = 4  # rerolls of an entry already dealt before the deck looks through what is left
 
 
@@ -96,10 +98,80 @@ def pool(
     return found
 
 
+def foreign(e: Entry, places: frozenset[str]) -> bool:
+    """Whether the entry is of a world of its own (its first tag an exclusive place: a net loft
+    is a dock's) that `places` (the theme's) do not name (docs/rooms.md, Vocabulary)."""
+    tags = e.tags
+    return bool(tags) and tags[0] in EXCLUSIVE and tags[0] not in places
+
+
 def fits_places(places: Iterable[str]) -> Callable[[Entry], bool]:
-    """An entry fits a site when it is untagged, tagged `any`, or shares one of its places."""
+    """An entry fits a site when it is untagged, tagged `any`, or shares one of its places, and
+    is of no world (an exclusive place) the site does not name."""
     wanted = frozenset(places)
-    return lambda e: not e.tags or "any" in e.tags or not wanted.isdisjoint(e.tags)
+    return lambda e: (
+        (not e.tags or "any" in e.tags or not wanted.isdisjoint(e.tags)) and not foreign(e, wanted)
+    )
+
+
+def _room_tags(
+    tables: TableSet, table_id: str
+) -> list[tuple[Entry, float, bool, str, frozenset[str], frozenset[str]]]:
+    """Each entry of the table as a room fit reads it (once per TableSet): (entry, weight,
+    fits every room, its world, its place tags, its tags of who is there)."""
+    key = ("room-tags", table_id)
+    found = tables.derived.get(key)
+    if found is None:
+        found = tables.derived[key] = [
+            (
+                e,
+                e.weight,
+                not e.tags or "any" in e.tags,
+                e.tags[0] if e.tags and e.tags[0] in EXCLUSIVE else "",
+                PLACES.intersection(e.tags),
+                WHO.intersection(e.tags),
+            )
+            for e in tables.entries(table_id)
+        ]
+    return found
+
+
+def room_pool(
+    tables: TableSet,
+    table_id: str,
+    worlds: frozenset[str],
+    room: frozenset[str],
+    kinds: frozenset[str] = frozenset(),
+) -> Pool:
+    """The entries fitting a ROOM: untagged or `any`; else of no world (exclusive place) the
+    theme lacks (`worlds`: the exclusive places it names), with place tags meeting the room
+    type's when it has any, and tags of who is there (social, beast... on hoard places;
+    `occupied` on the senses) meeting its occupants' when it has any, and one or the other.
+    Other tags (water, grim) are not places and do not count. Made once per TableSet."""
+    cache = tables.derived.setdefault("pools", {})
+    key = (table_id, "room", worlds, room, kinds)
+    found = cache.get(key)
+    if found is None:
+        kept: list[Entry] = []
+        cumulative: list[float] = []
+        total = 0.0
+        for e, w, every, world, places, who in _room_tags(tables, table_id):
+            if w <= 0:
+                continue
+            if not every:
+                if world and world not in worlds:
+                    continue
+                if places and room.isdisjoint(places):
+                    continue
+                if who and kinds.isdisjoint(who):
+                    continue
+                if not places and not who:
+                    continue
+            total += w
+            kept.append(e)
+            cumulative.append(total)
+        found = cache[key] = Pool(table_id, tuple(kept), tuple(cumulative))
+    return found
 
 
 _NONE: frozenset[int] = frozenset()
@@ -115,6 +187,7 @@ class Deck:
     def __init__(self, tables: TableSet, places: Iterable[str] = ()) -> None:
         self.tables = tables
         self.places = tuple(places)
+        self.worlds = EXCLUSIVE.intersection(self.places)  # the exclusive places it names
         self.used: dict[str, set[int]] = {}
         self._fitting: dict[str, Pool] = {}
 
@@ -134,19 +207,24 @@ class Deck:
         fitting: Pool | None = None,
         strict: bool = False,
         near: set[int] | None = None,
+        more: tuple[Pool, ...] = (),
     ) -> Entry:
         """An entry of the table, from `fitting` (by default: those fitting the site's places)
         while any is left, then (unless `strict`) from the whole table; when everything that
         may be dealt has been, one comes round again, but none of `near` (ids of the entries
-        dealt close by: a room's other groups) while there is another."""
+        dealt close by: a room's other groups) while there is another. `more` are pools to deal
+        from, in order, when `fitting` is spent (a room's entries, then the theme's)."""
         used = self.used.get(table_id)
         if used is None:
             used = self.used[table_id] = set()
         if fitting is None:
             fitting = self._fitting.get(table_id) or self.fitting(table_id)
         e = fitting.pick(rng, used)
+        for then in more:
+            if e is None:
+                e = then.pick(rng, used)
         if e is None:
-            every = pool(self.tables, table_id, "all", _every)
+            every = self._every(table_id)
             if not strict:
                 e = every.pick(rng, used)
             if e is None:  # the table is small for the site: an entry comes round again
@@ -157,6 +235,39 @@ class Deck:
         if near is not None:
             near.add(id(e))
         return e
+
+    def _every(self, table_id: str) -> Pool:
+        """The whole table but for entries of a world the site does not name."""
+        found = self._fitting.get("every:" + table_id)
+        if found is None:
+            wanted = frozenset(self.places)
+            found = pool(
+                self.tables, table_id, ("every", self.places), lambda e: not foreign(e, wanted)
+            )
+            if not found:  # a referee's table all of other worlds: it still deals
+                found = pool(self.tables, table_id, "all", _every)
+            self._fitting["every:" + table_id] = found
+        return found
+
+    def for_room(
+        self, table_id: str, room: frozenset[str], kinds: frozenset[str] = frozenset()
+    ) -> Pool:
+        """The table's entries that fit a room of these place tags (and occupant kinds)."""
+        # Kept by what the fit reads of the theme (its worlds), not by theme: far fewer pools.
+        return room_pool(self.tables, table_id, self.worlds, room, kinds)
+
+    def in_room(
+        self,
+        table_id: str,
+        rng: Rng,
+        room: frozenset[str],
+        kinds: frozenset[str] = frozenset(),
+    ) -> Entry:
+        """An entry fitting the room (its type's places, its occupants); when those are spent,
+        one fitting the site's places; then any of the site's worlds."""
+        return self.entry(
+            table_id, rng, self.for_room(table_id, room, kinds), more=(self.fitting(table_id),)
+        )
 
     def deal(
         self,
