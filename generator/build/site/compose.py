@@ -45,7 +45,7 @@ NAME_VARS = frozenset({"Name", "name", "noun", "Noun", "adjective", "of", "owner
 
 
 MARK_VARS = frozenset({"they", "They", "their"})
-WORD = re.compile(r"[a-z]+")
+WORD = re.compile(r"[a-z]+(?:-[a-z]+)*")  # a word of a form, hyphens kept: "sea-cave"
 
 
 def _vars_of(e: Entry, name: str = "result") -> frozenset[str]:
