@@ -334,6 +334,11 @@ def test_a_room_keeps_its_themes_mood(builtin_tables, mood_sites):
     """A fiery theme has no frost, no ice-built room and no damp or flood; a watery one no
     dust (issue 13: "Frost furs every surface" in a dragon's lair whose rock is warm)."""
     frost = _texts(builtin_tables, "site/rooms/conditions", "frozen")
+    frost += [  # and every other condition of the ice ("The ice here is clear...")
+        e.template.static or e.result
+        for e in builtin_tables.entries("site/rooms/conditions")
+        if e.tags and e.tags[0] == "ice"
+    ]
     wet = _texts(builtin_tables, "site/rooms/conditions", "damp")
     wet += _texts(builtin_tables, "site/rooms/conditions", "flooded")
     dust = _texts(builtin_tables, "site/rooms/conditions", "dusty")

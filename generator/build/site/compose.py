@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from generator.build.site.deck import Deck, Pool, pool
-from generator.build.site.rules import BY, EXCLUSIVE_BUILDS, HOARD_WORDS
+from generator.build.site.rules import BY, EXCLUSIVE, EXCLUSIVE_BUILDS, HOARD_WORDS
 from generator.build.site.story import the
 from generator.build.site.themes import Detail, Theme
 from generator.build.site.types import TYPES_TABLE, RoomType
@@ -45,6 +45,7 @@ NAME_VARS = frozenset({"Name", "name", "noun", "Noun", "adjective", "of", "owner
 
 
 MARK_VARS = frozenset({"they", "They", "their"})
+OF = re.compile(r"\bof\b", re.I)
 WORD = re.compile(r"[a-z]+(?:-[a-z]+)*")  # a word of a form, hyphens kept: "sea-cave"
 
 
@@ -151,6 +152,7 @@ class Composer:
         self.has: dict[str, bool] = cache["has"]
         theme = self.theme
         self.types: dict[int, _Type] = cache.setdefault(("types", theme.key, theme.builds), {})
+        self._worlds: frozenset[str] | None = None  # the theme's worlds some condition is of
 
     # ---------------------------------------------------------------- what is read once
 
@@ -218,14 +220,39 @@ class Composer:
         self.cache["frames", build, was] = found
         return found
 
+    def _condition_rows(self) -> list[tuple[Entry, float, frozenset[str] | None, ...]]:
+        """Each condition as the fit reads it (once per TableSet): (entry, weight, its places
+        and builds or None for every room, the kinds it needs, its `not`, its world, its key)."""
+        rows = self.cache.get("condition-rows")
+        if rows is None:
+            rows = self.cache["condition-rows"] = [
+                (
+                    e,
+                    e.weight,
+                    None if not e.tags or "any" in e.tags else frozenset(e.tags),
+                    frozenset(e.get("kinds") or ()),
+                    _words(e, "not"),
+                    e.tags[0] if e.tags and e.tags[0] in EXCLUSIVE else "",
+                    str(e.get("key", "")),
+                )
+                for e in (self.tables.entries(CONDITIONS) if self.has[CONDITIONS] else ())
+            ]
+            self.cache["condition-worlds"] = frozenset(r[5] for r in rows if r[5])
+        return rows
+
     def _conditions(
         self, rt: RoomType, info: _Type, build: str, kinds: frozenset[str], hoard: bool
     ) -> Pool:
         """Conditions that can happen in its place and build, to its occupants, and leave it
         two details (a burnt fungus grotto has nothing left to show)."""
-        # Only the mood words some condition cannot stand beside make conditions differ.
+        rows = self._condition_rows()
+        # Only the mood words some condition cannot stand beside, and the worlds some
+        # condition is of, make two themes' conditions differ.
         moods = self._mood_words()
-        key = ("conditions", rt.places, build, kinds, hoard, info.blocked, moods)
+        worlds = self._worlds
+        if worlds is None:
+            worlds = self._worlds = self.cache["condition-worlds"].intersection(self.theme.places)
+        key = ("conditions", rt.places, build, kinds, hoard, info.blocked, moods, worlds)
         found = self.cache.get(key)
         if found is not None:
             return found
@@ -234,20 +261,22 @@ class Composer:
         # What it cannot stand beside: the theme's mood words and the room's build (no frost
         # in a fiery lair, no dust in a drowned temple, no flood in a room built of ice).
         beside = moods | {build}
-
-        def fits(e: Entry) -> bool:
-            tags = e.tags
-            if tags and "any" not in tags and places.isdisjoint(tags):
-                return False
-            need = e.get("kinds")
+        kept: list[Entry] = []
+        cumulative: list[float] = []
+        total = 0.0
+        for e, w, tags, need, not_, world, condition in rows:
+            if w <= 0 or (tags is not None and places.isdisjoint(tags)):
+                continue
             if need and kinds.isdisjoint(need):
-                return False
-            if not beside.isdisjoint(_words(e, "not")):
-                return False
-            condition = str(e.get("key", ""))
-            return condition not in blocked and not (hoard and condition.startswith(LOOTED))
-
-        found = self.cache[key] = self._pool(CONDITIONS, key[1:], fits)
+                continue
+            if not beside.isdisjoint(not_) or (world and world not in worlds):
+                continue  # (clear ice in a crystal grotto only where there is ice)
+            if condition in blocked or (hoard and condition.startswith(LOOTED)):
+                continue
+            total += w
+            kept.append(e)
+            cumulative.append(total)
+        found = self.cache[key] = Pool(CONDITIONS, tuple(kept), tuple(cumulative))
         return found
 
     def _mood_words(self) -> frozenset[str]:
@@ -460,8 +489,8 @@ class Composer:
             if not hoard and self._promises(entry):
                 continue
             text = _capital(self.tables.fill(NAMES, entry.template, rng, vars).strip())
-            if not text:
-                continue
+            if not text or len(OF.findall(text)) > 1:
+                continue  # (not "The hall of frozen figures of the shadowed figure")
             name = text
             if text not in self.names:
                 break

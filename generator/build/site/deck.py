@@ -105,20 +105,41 @@ def foreign(e: Entry, places: frozenset[str]) -> bool:
     return bool(tags) and tags[0] in EXCLUSIVE and tags[0] not in places
 
 
-def fits_places(places: Iterable[str]) -> Callable[[Entry], bool]:
-    """An entry fits a site when it is untagged, tagged `any`, or shares one of its places, and
-    is of no world (an exclusive place) the site does not name."""
+def fits_places(
+    places: Iterable[str], moods: frozenset[str] = frozenset()
+) -> Callable[[Entry], bool]:
+    """An entry fits a site when it is untagged, tagged `any`, or shares one of its places, is
+    of no world (an exclusive place) the site does not name, and its `not` names none of the
+    site's mood words."""
     wanted = frozenset(places)
     return lambda e: (
-        (not e.tags or "any" in e.tags or not wanted.isdisjoint(e.tags)) and not foreign(e, wanted)
+        (not e.tags or "any" in e.tags or not wanted.isdisjoint(e.tags))
+        and not foreign(e, wanted)
+        and not (moods and not moods.isdisjoint(_not(e)))
     )
+
+
+def _not(e: Entry) -> frozenset[str]:
+    value = e.get("not")
+    return frozenset(str(w).lower() for w in value) if isinstance(value, list) else frozenset()
+
+
+def mood_words(tables: TableSet, table_id: str, moods: frozenset[str]) -> frozenset[str]:
+    """The theme's mood words that some entry of the table cannot stand beside (its `not`):
+    all that tells two themes' pools apart, so most themes share theirs."""
+    key = ("not-words", table_id, moods)
+    found = tables.derived.get(key)
+    if found is None:  # (kept, so a pool's key is the same object, its hash computed once)
+        every = frozenset(w for e in tables.entries(table_id) for w in _not(e))
+        found = tables.derived[key] = every & moods
+    return found
 
 
 def _room_tags(
     tables: TableSet, table_id: str
-) -> list[tuple[Entry, float, bool, str, frozenset[str], frozenset[str]]]:
+) -> list[tuple[Entry, float, bool, str, frozenset[str], frozenset[str], frozenset[str]]]:
     """Each entry of the table as a room fit reads it (once per TableSet): (entry, weight,
-    fits every room, its world, its place tags, its tags of who is there)."""
+    fits every room, its world, its place tags, its tags of who is there, its `not`)."""
     key = ("room-tags", table_id)
     found = tables.derived.get(key)
     if found is None:
@@ -130,6 +151,7 @@ def _room_tags(
                 e.tags[0] if e.tags and e.tags[0] in EXCLUSIVE else "",
                 PLACES.intersection(e.tags),
                 WHO.intersection(e.tags),
+                _not(e),
             )
             for e in tables.entries(table_id)
         ]
@@ -141,29 +163,32 @@ def room_pool(
     table_id: str,
     worlds: frozenset[str],
     room: frozenset[str],
-    kinds: frozenset[str] = frozenset(),
+    kinds: frozenset[str] | None = frozenset(),
+    moods: frozenset[str] = frozenset(),
 ) -> Pool:
     """The entries fitting a ROOM: untagged or `any`; else of no world (exclusive place) the
     theme lacks (`worlds`: the exclusive places it names), with place tags meeting the room
     type's when it has any, and tags of who is there (social, beast... on hoard places;
-    `occupied` on the senses) meeting its occupants' when it has any, and one or the other.
+    `occupied` on the senses) meeting its occupants' when it has any, and one or the other;
+    and none whose `not` names one of the theme's mood words (`moods`: no magma glow in a
+    watery temple).
     Other tags (water, grim) are not places and do not count. Made once per TableSet."""
     cache = tables.derived.setdefault("pools", {})
-    key = (table_id, "room", worlds, room, kinds)
+    key = (table_id, "room", worlds, room, kinds, moods)
     found = cache.get(key)
     if found is None:
         kept: list[Entry] = []
         cumulative: list[float] = []
         total = 0.0
-        for e, w, every, world, places, who in _room_tags(tables, table_id):
-            if w <= 0:
+        for e, w, every, world, places, who, not_ in _room_tags(tables, table_id):
+            if w <= 0 or (moods and not moods.isdisjoint(not_)):
                 continue
             if not every:
                 if world and world not in worlds:
                     continue
                 if places and room.isdisjoint(places):
                     continue
-                if who and kinds.isdisjoint(who):
+                if who and kinds is not None and kinds.isdisjoint(who):
                     continue
                 if not places and not who:
                     continue
@@ -184,9 +209,13 @@ def _every(_: Entry) -> bool:
 class Deck:
     """What one site has dealt, by table, and the places its entries should fit."""
 
-    def __init__(self, tables: TableSet, places: Iterable[str] = ()) -> None:
+    def __init__(
+        self, tables: TableSet, places: Iterable[str] = (), moods: Iterable[str] = ()
+    ) -> None:
         self.tables = tables
         self.places = tuple(places)
+        self.moods = frozenset(moods)  # the theme's mood words, for entries' `not`
+        self.place_set = frozenset(self.places)
         self.worlds = EXCLUSIVE.intersection(self.places)  # the exclusive places it names
         self.used: dict[str, set[int]] = {}
         self._fitting: dict[str, Pool] = {}
@@ -195,8 +224,12 @@ class Deck:
         """The table's entries that fit the site's places."""
         found = self._fitting.get(table_id)
         if found is None:
+            moods = mood_words(self.tables, table_id, self.moods)
             found = self._fitting[table_id] = pool(
-                self.tables, table_id, ("places", self.places), fits_places(self.places)
+                self.tables,
+                table_id,
+                ("places", self.places, moods),
+                fits_places(self.places, moods),
             )
         return found
 
@@ -241,8 +274,12 @@ class Deck:
         found = self._fitting.get("every:" + table_id)
         if found is None:
             wanted = frozenset(self.places)
+            moods = mood_words(self.tables, table_id, self.moods)
             found = pool(
-                self.tables, table_id, ("every", self.places), lambda e: not foreign(e, wanted)
+                self.tables,
+                table_id,
+                ("every", self.places, moods),
+                lambda e: not foreign(e, wanted) and moods.isdisjoint(_not(e)),
             )
             if not found:  # a referee's table all of other worlds: it still deals
                 found = pool(self.tables, table_id, "all", _every)
@@ -254,7 +291,8 @@ class Deck:
     ) -> Pool:
         """The table's entries that fit a room of these place tags (and occupant kinds)."""
         # Kept by what the fit reads of the theme (its worlds), not by theme: far fewer pools.
-        return room_pool(self.tables, table_id, self.worlds, room, kinds)
+        moods = mood_words(self.tables, table_id, self.moods)
+        return room_pool(self.tables, table_id, self.worlds, room, kinds, moods)
 
     def in_room(
         self,
@@ -264,9 +302,11 @@ class Deck:
         kinds: frozenset[str] = frozenset(),
     ) -> Entry:
         """An entry fitting the room (its type's places, its occupants); when those are spent,
-        one fitting the site's places; then any of the site's worlds."""
+        one fitting the site's places, whoever is there; then any of the site's worlds."""
+        moods = mood_words(self.tables, table_id, self.moods)
+        site = room_pool(self.tables, table_id, self.worlds, self.place_set, None, moods)
         return self.entry(
-            table_id, rng, self.for_room(table_id, room, kinds), more=(self.fitting(table_id),)
+            table_id, rng, self.for_room(table_id, room, kinds), more=(site, self.fitting(table_id))
         )
 
     def deal(
