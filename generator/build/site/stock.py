@@ -109,7 +109,12 @@ class Stocker:
             # <level>/room/N/hoard, so `delve hoard --seed` can reproduce it.
             rt = types[pos]
             here = rt.places  # what the room's things must fit: its type's places first
-            occupied = what in ("monsters_with_treasure", "monsters")
+            # A sense tagged `occupied` (a cook-pot, a tended candle) needs someone who cooks
+            # and tends: social occupants, not centipedes.
+            holders = (
+                lair if what == "monsters_with_treasure" else guards if what == "monsters" else []
+            )
+            occupied = any(m.kind == "social" for m, _ in holders)
             who = OCCUPIED if occupied else EMPTY
 
             room = Room(
