@@ -107,6 +107,11 @@ def _capital(text: str) -> str:
     return text[:1].upper() + text[1:] if text[:1].islower() else text
 
 
+# A condition as its fit reads it: (entry, weight, its places and builds or None for every
+# room, the kinds it needs, its `not`, its world, its key).
+_Row = tuple[Entry, float, frozenset[str] | None, frozenset[str], frozenset[str], str, str]
+
+
 @dataclass(frozen=True)
 class _Condition:
     """What composition reads of a condition entry (once per TableSet)."""
@@ -220,7 +225,7 @@ class Composer:
         self.cache["frames", build, was] = found
         return found
 
-    def _condition_rows(self) -> list[tuple[Entry, float, frozenset[str] | None, ...]]:
+    def _condition_rows(self) -> list[_Row]:
         """Each condition as the fit reads it (once per TableSet): (entry, weight, its places
         and builds or None for every room, the kinds it needs, its `not`, its world, its key)."""
         rows = self.cache.get("condition-rows")
