@@ -17,7 +17,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from generator.build.site.deck import Deck, Pool, pool
+from generator.build.site.deck import DRAWS, Deck, Pool, pool
 from generator.build.site.rules import BY, EXCLUSIVE, EXCLUSIVE_BUILDS, HOARD_WORDS
 from generator.build.site.story import the
 from generator.build.site.themes import Detail, Theme
@@ -190,8 +190,25 @@ class Composer:
             blocked = frozenset(
                 k for k in rt.ruled if sum(k not in d.not_ for d in rt.details) < MIN_DETAILS
             )
-            form_words = frozenset(WORD.findall(f"{rt.form} {rt.name}".lower()))
+            # Only the words some build phrase names (in `not` or `forms`) tell forms apart.
+            form_words = self._build_words() & frozenset(
+                WORD.findall(f"{rt.form} {rt.name}".lower())
+            )
             found = self.types[id(rt.entry)] = _Type(options, cumulative, vars, blocked, form_words)
+        return found
+
+    def _build_words(self) -> frozenset[str]:
+        found = self.cache.get("build-words")
+        if found is None:
+            found = self.cache["build-words"] = (
+                frozenset(
+                    w
+                    for e in self.tables.entries(BUILDS)
+                    for w in _words(e, "not") | _words(e, "forms")
+                )
+                if self.has[BUILDS]
+                else frozenset()
+            )
         return found
 
     def _condition(self, e: Entry) -> _Condition:
@@ -243,6 +260,7 @@ class Composer:
                 for e in (self.tables.entries(CONDITIONS) if self.has[CONDITIONS] else ())
             ]
             self.cache["condition-worlds"] = frozenset(r[5] for r in rows if r[5])
+            self.cache["condition-kinds"] = frozenset(k for r in rows for k in r[3])
         return rows
 
     def _conditions(
@@ -257,6 +275,8 @@ class Composer:
         worlds = self._worlds
         if worlds is None:
             worlds = self._worlds = self.cache["condition-worlds"].intersection(self.theme.places)
+        # (Only the kinds some condition needs tell rooms apart: fewer pools to make.)
+        kinds = kinds & self.cache["condition-kinds"]
         key = ("conditions", rt.places, build, kinds, hoard, info.blocked, moods, worlds)
         found = self.cache.get(key)
         if found is not None:
@@ -283,6 +303,61 @@ class Composer:
             cumulative.append(total)
         found = self.cache[key] = Pool(CONDITIONS, tuple(kept), tuple(cumulative))
         return found
+
+    def _site_conditions(self) -> tuple[Pool, dict[int, _Row]]:
+        """The conditions the theme's moods and worlds allow, and each one's row by id."""
+        rows = self._condition_rows()
+        moods = self._mood_words()
+        worlds = self._worlds
+        if worlds is None:
+            worlds = self._worlds = self.cache["condition-worlds"].intersection(self.theme.places)
+        key = ("site-conditions", moods, worlds)
+        found = self.cache.get(key)
+        if found is None:
+            kept = [
+                r
+                for r in rows
+                if r[1] > 0 and moods.isdisjoint(r[4]) and not (r[5] and r[5] not in worlds)
+            ]
+            found = self.cache[key] = (
+                Pool.of(CONDITIONS, (r[0] for r in kept), lambda e: e.weight),
+                {id(r[0]): r for r in kept},
+            )
+        return found
+
+    def _deal_condition(
+        self, rng: Rng, rt: RoomType, info: _Type, build: str, kinds: frozenset[str], hoard: bool
+    ) -> Entry | None:
+        """A condition for the room, none twice in the site while there are others.
+
+        Drawn by weight from the theme's conditions and kept only when it fits the room: the
+        same odds as the room's own pool (_conditions), which is made only when a dozen draws
+        find nothing (a pool for every kind of room costs more than a few draws)."""
+        if not self.has[CONDITIONS]:
+            return None
+        site, rows = self._site_conditions()
+        used = self.deck.used.get(CONDITIONS)
+        if used is None:
+            used = self.deck.used[CONDITIONS] = set()
+        places = rt.places
+        blocked = info.blocked
+        for _ in range(DRAWS):
+            e = site.pick(rng, used)
+            if e is None:
+                break
+            _, _, tags, need, not_, _, condition = rows[id(e)]
+            if tags is not None and places.isdisjoint(tags) and build not in tags:
+                continue
+            if (need and kinds.isdisjoint(need)) or build in not_:
+                continue
+            if condition in blocked or (hoard and condition.startswith(LOOTED)):
+                continue
+            used.add(id(e))
+            return e
+        conditions = self._conditions(rt, info, build, kinds, hoard)
+        if not conditions.entries:
+            return None
+        return self.deck.entry(CONDITIONS, rng, conditions, strict=True)
 
     def _mood_words(self) -> frozenset[str]:
         found = self.cache.get(("moods", self.theme.mood))
@@ -441,12 +516,7 @@ class Composer:
         build = info.builds[rng.weighted_index(info.cumulative)] if info.builds else ""
         sentences = [self._first(rng, rt, build, info.form_words)]
         kinds = frozenset(m.kind for m, _ in groups)
-        conditions = self._conditions(rt, info, build, kinds, hoard)
-        entry = (
-            self.deck.entry(CONDITIONS, rng, conditions, strict=True)
-            if conditions.entries
-            else None
-        )
+        entry = self._deal_condition(rng, rt, info, build, kinds, hoard)
         condition = self._condition(entry) if entry is not None else None
         details = self._details(rng, rt, condition.key if condition else "")
         for d, table_id in details:

@@ -19,6 +19,7 @@ from generator.engine.tables import TableSet
 
 WHO = KIND_WORDS | {"occupied"}  # tags that say who is in a room, not what it is
 TRIES = 4  # rerolls of an entry already dealt before the deck looks through what is left
+DRAWS = 12  # draws from the site's entries for one that fits the room, before making its pool
 
 
 class Pool:
@@ -156,6 +157,33 @@ def _room_tags(
             for e in tables.entries(table_id)
         ]
     return found
+
+
+def _room_rows(
+    tables: TableSet, table_id: str
+) -> dict[int, tuple[bool, frozenset[str], frozenset[str]]]:
+    """(fits every room, place tags, tags of who is there) by entry id (once per TableSet)."""
+    key = ("room-rows", table_id)
+    found = tables.derived.get(key)
+    if found is None:
+        found = tables.derived[key] = {
+            id(r[0]): (r[2], r[4], r[5]) for r in _room_tags(tables, table_id)
+        }
+    return found
+
+
+def _fits(
+    row: tuple[bool, frozenset[str], frozenset[str]], room: frozenset[str], kinds: frozenset[str]
+) -> bool:
+    """The room half of room_pool's test (the world and the moods are the pool's)."""
+    every, places, who = row
+    if every:
+        return True
+    if places and room.isdisjoint(places):
+        return False
+    if who and kinds.isdisjoint(who):
+        return False
+    return bool(places or who)
 
 
 def room_pool(
@@ -303,8 +331,24 @@ class Deck:
     ) -> Entry:
         """An entry fitting the room (its type's places, its occupants); when those are spent,
         one fitting the site's places, whoever is there; then any of the site's worlds."""
-        moods = mood_words(self.tables, table_id, self.moods)
-        site = room_pool(self.tables, table_id, self.worlds, self.place_set, None, moods)
+        tables = self.tables
+        moods = mood_words(tables, table_id, self.moods)
+        # Drawn by weight from everything the site's worlds and moods allow, and kept only when
+        # it fits the room: the same odds as a pool of the room's own, without making a pool
+        # for every kind of room (a few draws cost less than a pool each room type).
+        every = self._every(table_id)
+        used = self.used.get(table_id)
+        if used is None:
+            used = self.used[table_id] = set()
+        read = _room_rows(tables, table_id)
+        for _ in range(DRAWS):
+            e = every.pick(rng, used)
+            if e is None:
+                break
+            if _fits(read[id(e)], room, kinds):
+                used.add(id(e))
+                return e
+        site = room_pool(tables, table_id, self.worlds, self.place_set, None, moods)
         return self.entry(
             table_id, rng, self.for_room(table_id, room, kinds), more=(site, self.fitting(table_id))
         )
