@@ -13,11 +13,12 @@ hoard is never given a name that promises one.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from generator.build.site.deck import Deck, Pool, pool
-from generator.build.site.rules import BY, HOARD_WORDS
+from generator.build.site.deck import DRAWS, Deck, Pool, pool
+from generator.build.site.rules import BY, EXCLUSIVE, EXCLUSIVE_BUILDS, HOARD_WORDS
 from generator.build.site.story import the
 from generator.build.site.themes import Detail, Theme
 from generator.build.site.types import TYPES_TABLE, RoomType
@@ -44,6 +45,8 @@ NAME_VARS = frozenset({"Name", "name", "noun", "Noun", "adjective", "of", "owner
 
 
 MARK_VARS = frozenset({"they", "They", "their"})
+OF = re.compile(r"\bof\b", re.I)
+WORD = re.compile(r"[a-z]+(?:-[a-z]+)*")  # a word of a form, hyphens kept: "sea-cave"
 
 
 def _vars_of(e: Entry, name: str = "result") -> frozenset[str]:
@@ -71,9 +74,9 @@ def _only(
 
 
 NEEDS = (
-    needs.declare(BUILDS, BY, fields={"key": "str"}),
+    needs.declare(BUILDS, BY, fields={"key": "str"}, check=lambda t, table: _word_lists(table)),
     needs.declare(FRAMES, BY, check=_only(FRAME_VARS, "frame")),
-    needs.declare(CONDITIONS, BY, fields={"key": "str"}),
+    needs.declare(CONDITIONS, BY, fields={"key": "str"}, check=lambda t, table: _word_lists(table)),
     needs.declare(
         MARKS,
         BY,
@@ -84,8 +87,29 @@ NEEDS = (
 )
 
 
+def _word_lists(table: Table) -> list[str]:
+    """`not` and `forms` (builds, conditions) must be lists of words."""
+    return [
+        f"{needs.where(table, e.line)}: {name} must be a list of words"
+        for e in table.entries
+        for name in ("not", "forms")
+        if e.get(name) is not None
+        and not (isinstance(e.get(name), list) and all(isinstance(w, str) for w in e.get(name)))
+    ]
+
+
+def _words(e: Entry, name: str) -> frozenset[str]:
+    value = e.get(name)
+    return frozenset(str(w).lower() for w in value) if isinstance(value, list) else frozenset()
+
+
 def _capital(text: str) -> str:
     return text[:1].upper() + text[1:] if text[:1].islower() else text
+
+
+# A condition as its fit reads it: (entry, weight, its places and builds or None for every
+# room, the kinds it needs, its `not`, its world, its key).
+_Row = tuple[Entry, float, frozenset[str] | None, frozenset[str], frozenset[str], str, str]
 
 
 @dataclass(frozen=True)
@@ -105,6 +129,7 @@ class _Type:
     cumulative: tuple[float, ...]  # their weights, added up
     vars: dict[str, str]  # its name and noun, for names
     blocked: frozenset[str]  # conditions that would leave it fewer than two details
+    form_words: frozenset[str]  # the words of its form and name: what a build phrase follows
 
 
 @dataclass
@@ -132,6 +157,7 @@ class Composer:
         self.has: dict[str, bool] = cache["has"]
         theme = self.theme
         self.types: dict[int, _Type] = cache.setdefault(("types", theme.key, theme.builds), {})
+        self._worlds: frozenset[str] | None = None  # the theme's worlds some condition is of
 
     # ---------------------------------------------------------------- what is read once
 
@@ -144,8 +170,17 @@ class Composer:
         found = self.types.get(id(rt.entry))
         if found is None:
             # The builds it can have, the theme's where they agree, likeliest first.
-            both = tuple(b for b in rt.builds if b in self.theme.builds)
-            options = both or rt.builds or self.theme.builds[:1]
+            # An ice or a wreck build only in a theme of ice or ships (docs/rooms.md).
+            theme = self.theme
+            allowed = tuple(
+                b
+                for b in rt.builds
+                if b not in EXCLUSIVE_BUILDS
+                or b in theme.builds
+                or EXCLUSIVE_BUILDS[b] in theme.places
+            )
+            both = tuple(b for b in allowed if b in theme.builds)
+            options = both or allowed or theme.builds[:1]
             weights = [float(len(options) - i + 1) for i in range(len(options))]
             cumulative = tuple(sum(weights[: i + 1]) for i in range(len(weights)))
             vars = {"Name": rt.name, "name": rt.name[:1].lower() + rt.name[1:]}
@@ -155,7 +190,25 @@ class Composer:
             blocked = frozenset(
                 k for k in rt.ruled if sum(k not in d.not_ for d in rt.details) < MIN_DETAILS
             )
-            found = self.types[id(rt.entry)] = _Type(options, cumulative, vars, blocked)
+            # Only the words some build phrase names (in `not` or `forms`) tell forms apart.
+            form_words = self._build_words() & frozenset(
+                WORD.findall(f"{rt.form} {rt.name}".lower())
+            )
+            found = self.types[id(rt.entry)] = _Type(options, cumulative, vars, blocked, form_words)
+        return found
+
+    def _build_words(self) -> frozenset[str]:
+        found = self.cache.get("build-words")
+        if found is None:
+            found = self.cache["build-words"] = (
+                frozenset(
+                    w
+                    for e in self.tables.entries(BUILDS)
+                    for w in _words(e, "not") | _words(e, "forms")
+                )
+                if self.has[BUILDS]
+                else frozenset()
+            )
         return found
 
     def _condition(self, e: Entry) -> _Condition:
@@ -189,29 +242,134 @@ class Composer:
         self.cache["frames", build, was] = found
         return found
 
+    def _condition_rows(self) -> list[_Row]:
+        """Each condition as the fit reads it (once per TableSet): (entry, weight, its places
+        and builds or None for every room, the kinds it needs, its `not`, its world, its key)."""
+        rows = self.cache.get("condition-rows")
+        if rows is None:
+            rows = self.cache["condition-rows"] = [
+                (
+                    e,
+                    e.weight,
+                    None if not e.tags or "any" in e.tags else frozenset(e.tags),
+                    frozenset(e.get("kinds") or ()),
+                    _words(e, "not"),
+                    e.tags[0] if e.tags and e.tags[0] in EXCLUSIVE else "",
+                    str(e.get("key", "")),
+                )
+                for e in (self.tables.entries(CONDITIONS) if self.has[CONDITIONS] else ())
+            ]
+            self.cache["condition-worlds"] = frozenset(r[5] for r in rows if r[5])
+            self.cache["condition-kinds"] = frozenset(k for r in rows for k in r[3])
+        return rows
+
     def _conditions(
         self, rt: RoomType, info: _Type, build: str, kinds: frozenset[str], hoard: bool
     ) -> Pool:
         """Conditions that can happen in its place and build, to its occupants, and leave it
         two details (a burnt fungus grotto has nothing left to show)."""
-        key = ("conditions", rt.places, build, kinds, hoard, info.blocked)
+        rows = self._condition_rows()
+        # Only the mood words some condition cannot stand beside, and the worlds some
+        # condition is of, make two themes' conditions differ.
+        moods = self._mood_words()
+        worlds = self._worlds
+        if worlds is None:
+            worlds = self._worlds = self.cache["condition-worlds"].intersection(self.theme.places)
+        # (Only the kinds some condition needs tell rooms apart: fewer pools to make.)
+        kinds = kinds & self.cache["condition-kinds"]
+        key = ("conditions", rt.places, build, kinds, hoard, info.blocked, moods, worlds)
         found = self.cache.get(key)
         if found is not None:
             return found
         places = rt.places | {build}
         blocked = info.blocked
-
-        def fits(e: Entry) -> bool:
-            tags = e.tags
-            if tags and "any" not in tags and places.isdisjoint(tags):
-                return False
-            need = e.get("kinds")
+        # What it cannot stand beside: the theme's mood words and the room's build (no frost
+        # in a fiery lair, no dust in a drowned temple, no flood in a room built of ice).
+        beside = moods | {build}
+        kept: list[Entry] = []
+        cumulative: list[float] = []
+        total = 0.0
+        for e, w, tags, need, not_, world, condition in rows:
+            if w <= 0 or (tags is not None and places.isdisjoint(tags)):
+                continue
             if need and kinds.isdisjoint(need):
-                return False
-            condition = str(e.get("key", ""))
-            return condition not in blocked and not (hoard and condition.startswith(LOOTED))
+                continue
+            if not beside.isdisjoint(not_) or (world and world not in worlds):
+                continue  # (clear ice in a crystal grotto only where there is ice)
+            if condition in blocked or (hoard and condition.startswith(LOOTED)):
+                continue
+            total += w
+            kept.append(e)
+            cumulative.append(total)
+        found = self.cache[key] = Pool(CONDITIONS, tuple(kept), tuple(cumulative))
+        return found
 
-        found = self.cache[key] = self._pool(CONDITIONS, key[1:], fits)
+    def _site_conditions(self) -> tuple[Pool, dict[int, _Row]]:
+        """The conditions the theme's moods and worlds allow, and each one's row by id."""
+        rows = self._condition_rows()
+        moods = self._mood_words()
+        worlds = self._worlds
+        if worlds is None:
+            worlds = self._worlds = self.cache["condition-worlds"].intersection(self.theme.places)
+        key = ("site-conditions", moods, worlds)
+        found = self.cache.get(key)
+        if found is None:
+            kept = [
+                r
+                for r in rows
+                if r[1] > 0 and moods.isdisjoint(r[4]) and not (r[5] and r[5] not in worlds)
+            ]
+            found = self.cache[key] = (
+                Pool.of(CONDITIONS, (r[0] for r in kept), lambda e: e.weight),
+                {id(r[0]): r for r in kept},
+            )
+        return found
+
+    def _deal_condition(
+        self, rng: Rng, rt: RoomType, info: _Type, build: str, kinds: frozenset[str], hoard: bool
+    ) -> Entry | None:
+        """A condition for the room, none twice in the site while there are others.
+
+        Drawn by weight from the theme's conditions and kept only when it fits the room: the
+        same odds as the room's own pool (_conditions), which is made only when a dozen draws
+        find nothing (a pool for every kind of room costs more than a few draws)."""
+        if not self.has[CONDITIONS]:
+            return None
+        site, rows = self._site_conditions()
+        used = self.deck.used.get(CONDITIONS)
+        if used is None:
+            used = self.deck.used[CONDITIONS] = set()
+        places = rt.places
+        blocked = info.blocked
+        for _ in range(DRAWS):
+            e = site.pick(rng, used)
+            if e is None:
+                break
+            _, _, tags, need, not_, _, condition = rows[id(e)]
+            if tags is not None and places.isdisjoint(tags) and build not in tags:
+                continue
+            if (need and kinds.isdisjoint(need)) or build in not_:
+                continue
+            if condition in blocked or (hoard and condition.startswith(LOOTED)):
+                continue
+            used.add(id(e))
+            return e
+        conditions = self._conditions(rt, info, build, kinds, hoard)
+        if not conditions.entries:
+            return None
+        return self.deck.entry(CONDITIONS, rng, conditions, strict=True)
+
+    def _mood_words(self) -> frozenset[str]:
+        found = self.cache.get(("moods", self.theme.mood))
+        if found is None:
+            every = self.cache.get("not-words")
+            if every is None:
+                every = self.cache["not-words"] = (
+                    frozenset(w for e in self.tables.entries(CONDITIONS) for w in _words(e, "not"))
+                    if self.has[CONDITIONS]
+                    else frozenset()
+                )
+            found = self.cache["moods", self.theme.mood] = every.intersection(self.theme.moods)
         return found
 
     def _marks(self, kind: str) -> Pool:
@@ -230,24 +388,32 @@ class Composer:
             )
         return found
 
-    def _builds(self, build: str) -> Pool:
-        found = self.cache.get(("builds", build))
+    def _builds(self, build: str, form: frozenset[str]) -> Pool:
+        """The build's phrases that can follow this form: none whose `not` names a word of it
+        (no chisel marks in a cave), none whose `forms` it lacks (rock salt only in salt)."""
+        key = ("builds", build, form)
+        found = self.cache.get(key)
         if found is None:
-            found = self.cache["builds", build] = self._pool(
-                BUILDS, ("build", build), lambda e: e.get("key") == build
-            )
+
+            def fits(e: Entry) -> bool:
+                if e.get("key") != build or not form.isdisjoint(_words(e, "not")):
+                    return False
+                forms = _words(e, "forms")
+                return not forms or not form.isdisjoint(forms)
+
+            found = self.cache[key] = self._pool(BUILDS, key, fits)
         return found
 
     # ---------------------------------------------------------------- parts
 
-    def _first(self, rng: Rng, rt: RoomType, build: str) -> str:
+    def _first(self, rng: Rng, rt: RoomType, build: str, form: frozenset[str]) -> str:
         tables = self.tables
         if not rt.form:  # a referee's type of the old kind: its result is the sentence
             return words.sentence(tables.resolve(TYPES_TABLE, rt.entry, rng).text)
         phrase = ""
         if build:
             # Each phrase once a site: when the build's are spent, the room goes without.
-            chosen = self._fresh(BUILDS, self._builds(build), rng)
+            chosen = self._fresh(BUILDS, self._builds(build, form), rng)
             if chosen is not None:
                 static = chosen.template.static
                 phrase = (
@@ -348,14 +514,9 @@ class Composer:
         tables = self.tables
         info = self._type(rt)
         build = info.builds[rng.weighted_index(info.cumulative)] if info.builds else ""
-        sentences = [self._first(rng, rt, build)]
+        sentences = [self._first(rng, rt, build, info.form_words)]
         kinds = frozenset(m.kind for m, _ in groups)
-        conditions = self._conditions(rt, info, build, kinds, hoard)
-        entry = (
-            self.deck.entry(CONDITIONS, rng, conditions, strict=True)
-            if conditions.entries
-            else None
-        )
+        entry = self._deal_condition(rng, rt, info, build, kinds, hoard)
         condition = self._condition(entry) if entry is not None else None
         details = self._details(rng, rt, condition.key if condition else "")
         for d, table_id in details:
@@ -403,8 +564,8 @@ class Composer:
             if not hoard and self._promises(entry):
                 continue
             text = _capital(self.tables.fill(NAMES, entry.template, rng, vars).strip())
-            if not text:
-                continue
+            if not text or len(OF.findall(text)) > 1:
+                continue  # (not "The hall of frozen figures of the shadowed figure")
             name = text
             if text not in self.names:
                 break

@@ -12,11 +12,14 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Callable, Hashable, Iterable
 
+from generator.build.site.rules import EXCLUSIVE, KIND_WORDS, PLACES
 from generator.engine.rng import Rng
 from generator.engine.table import Entry, Rolled
 from generator.engine.tables import TableSet
 
+WHO = KIND_WORDS | {"occupied"}  # tags that say who is in a room, not what it is
 TRIES = 4  # rerolls of an entry already dealt before the deck looks through what is left
+DRAWS = 12  # draws from the site's entries for one that fits the room, before making its pool
 
 
 class Pool:
@@ -96,10 +99,132 @@ def pool(
     return found
 
 
-def fits_places(places: Iterable[str]) -> Callable[[Entry], bool]:
-    """An entry fits a site when it is untagged, tagged `any`, or shares one of its places."""
+def foreign(e: Entry, places: frozenset[str]) -> bool:
+    """Whether the entry is of a world of its own (its first tag an exclusive place: a net loft
+    is a dock's) that `places` (the theme's) do not name (docs/rooms.md, Vocabulary)."""
+    tags = e.tags
+    return bool(tags) and tags[0] in EXCLUSIVE and tags[0] not in places
+
+
+def fits_places(
+    places: Iterable[str], moods: frozenset[str] = frozenset()
+) -> Callable[[Entry], bool]:
+    """An entry fits a site when it is untagged, tagged `any`, or shares one of its places, is
+    of no world (an exclusive place) the site does not name, and its `not` names none of the
+    site's mood words."""
     wanted = frozenset(places)
-    return lambda e: not e.tags or "any" in e.tags or not wanted.isdisjoint(e.tags)
+    return lambda e: (
+        (not e.tags or "any" in e.tags or not wanted.isdisjoint(e.tags))
+        and not foreign(e, wanted)
+        and not (moods and not moods.isdisjoint(_not(e)))
+    )
+
+
+def _not(e: Entry) -> frozenset[str]:
+    value = e.get("not")
+    return frozenset(str(w).lower() for w in value) if isinstance(value, list) else frozenset()
+
+
+def mood_words(tables: TableSet, table_id: str, moods: frozenset[str]) -> frozenset[str]:
+    """The theme's mood words that some entry of the table cannot stand beside (its `not`):
+    all that tells two themes' pools apart, so most themes share theirs."""
+    key = ("not-words", table_id, moods)
+    found = tables.derived.get(key)
+    if found is None:  # (kept, so a pool's key is the same object, its hash computed once)
+        every = frozenset(w for e in tables.entries(table_id) for w in _not(e))
+        found = tables.derived[key] = every & moods
+    return found
+
+
+def _room_tags(
+    tables: TableSet, table_id: str
+) -> list[tuple[Entry, float, bool, str, frozenset[str], frozenset[str], frozenset[str]]]:
+    """Each entry of the table as a room fit reads it (once per TableSet): (entry, weight,
+    fits every room, its world, its place tags, its tags of who is there, its `not`)."""
+    key = ("room-tags", table_id)
+    found = tables.derived.get(key)
+    if found is None:
+        found = tables.derived[key] = [
+            (
+                e,
+                e.weight,
+                not e.tags or "any" in e.tags,
+                e.tags[0] if e.tags and e.tags[0] in EXCLUSIVE else "",
+                PLACES.intersection(e.tags),
+                WHO.intersection(e.tags),
+                _not(e),
+            )
+            for e in tables.entries(table_id)
+        ]
+    return found
+
+
+def _room_rows(
+    tables: TableSet, table_id: str
+) -> dict[int, tuple[bool, frozenset[str], frozenset[str]]]:
+    """(fits every room, place tags, tags of who is there) by entry id (once per TableSet)."""
+    key = ("room-rows", table_id)
+    found = tables.derived.get(key)
+    if found is None:
+        found = tables.derived[key] = {
+            id(r[0]): (r[2], r[4], r[5]) for r in _room_tags(tables, table_id)
+        }
+    return found
+
+
+def _fits(
+    row: tuple[bool, frozenset[str], frozenset[str]], room: frozenset[str], kinds: frozenset[str]
+) -> bool:
+    """The room half of room_pool's test (the world and the moods are the pool's)."""
+    every, places, who = row
+    if every:
+        return True
+    if places and room.isdisjoint(places):
+        return False
+    if who and kinds.isdisjoint(who):
+        return False
+    return bool(places or who)
+
+
+def room_pool(
+    tables: TableSet,
+    table_id: str,
+    worlds: frozenset[str],
+    room: frozenset[str],
+    kinds: frozenset[str] | None = frozenset(),
+    moods: frozenset[str] = frozenset(),
+) -> Pool:
+    """The entries fitting a ROOM: untagged or `any`; else of no world (exclusive place) the
+    theme lacks (`worlds`: the exclusive places it names), with place tags meeting the room
+    type's when it has any, and tags of who is there (social, beast... on hoard places;
+    `occupied` on the senses) meeting its occupants' when it has any, and one or the other;
+    and none whose `not` names one of the theme's mood words (`moods`: no magma glow in a
+    watery temple).
+    Other tags (water, grim) are not places and do not count. Made once per TableSet."""
+    cache = tables.derived.setdefault("pools", {})
+    key = (table_id, "room", worlds, room, kinds, moods)
+    found = cache.get(key)
+    if found is None:
+        kept: list[Entry] = []
+        cumulative: list[float] = []
+        total = 0.0
+        for e, w, every, world, places, who, not_ in _room_tags(tables, table_id):
+            if w <= 0 or (moods and not moods.isdisjoint(not_)):
+                continue
+            if not every:
+                if world and world not in worlds:
+                    continue
+                if places and room.isdisjoint(places):
+                    continue
+                if who and kinds is not None and kinds.isdisjoint(who):
+                    continue
+                if not places and not who:
+                    continue
+            total += w
+            kept.append(e)
+            cumulative.append(total)
+        found = cache[key] = Pool(table_id, tuple(kept), tuple(cumulative))
+    return found
 
 
 _NONE: frozenset[int] = frozenset()
@@ -112,9 +237,14 @@ def _every(_: Entry) -> bool:
 class Deck:
     """What one site has dealt, by table, and the places its entries should fit."""
 
-    def __init__(self, tables: TableSet, places: Iterable[str] = ()) -> None:
+    def __init__(
+        self, tables: TableSet, places: Iterable[str] = (), moods: Iterable[str] = ()
+    ) -> None:
         self.tables = tables
         self.places = tuple(places)
+        self.moods = frozenset(moods)  # the theme's mood words, for entries' `not`
+        self.place_set = frozenset(self.places)
+        self.worlds = EXCLUSIVE.intersection(self.places)  # the exclusive places it names
         self.used: dict[str, set[int]] = {}
         self._fitting: dict[str, Pool] = {}
 
@@ -122,8 +252,12 @@ class Deck:
         """The table's entries that fit the site's places."""
         found = self._fitting.get(table_id)
         if found is None:
+            moods = mood_words(self.tables, table_id, self.moods)
             found = self._fitting[table_id] = pool(
-                self.tables, table_id, ("places", self.places), fits_places(self.places)
+                self.tables,
+                table_id,
+                ("places", self.places, moods),
+                fits_places(self.places, moods),
             )
         return found
 
@@ -134,19 +268,24 @@ class Deck:
         fitting: Pool | None = None,
         strict: bool = False,
         near: set[int] | None = None,
+        more: tuple[Pool, ...] = (),
     ) -> Entry:
         """An entry of the table, from `fitting` (by default: those fitting the site's places)
         while any is left, then (unless `strict`) from the whole table; when everything that
         may be dealt has been, one comes round again, but none of `near` (ids of the entries
-        dealt close by: a room's other groups) while there is another."""
+        dealt close by: a room's other groups) while there is another. `more` are pools to deal
+        from, in order, when `fitting` is spent (a room's entries, then the theme's)."""
         used = self.used.get(table_id)
         if used is None:
             used = self.used[table_id] = set()
         if fitting is None:
             fitting = self._fitting.get(table_id) or self.fitting(table_id)
         e = fitting.pick(rng, used)
+        for then in more:
+            if e is None:
+                e = then.pick(rng, used)
         if e is None:
-            every = pool(self.tables, table_id, "all", _every)
+            every = self._every(table_id)
             if not strict:
                 e = every.pick(rng, used)
             if e is None:  # the table is small for the site: an entry comes round again
@@ -157,6 +296,62 @@ class Deck:
         if near is not None:
             near.add(id(e))
         return e
+
+    def _every(self, table_id: str) -> Pool:
+        """The whole table but for entries of a world the site does not name."""
+        found = self._fitting.get("every:" + table_id)
+        if found is None:
+            wanted = frozenset(self.places)
+            moods = mood_words(self.tables, table_id, self.moods)
+            found = pool(
+                self.tables,
+                table_id,
+                ("every", self.places, moods),
+                lambda e: not foreign(e, wanted) and moods.isdisjoint(_not(e)),
+            )
+            if not found:  # a referee's table all of other worlds: it still deals
+                found = pool(self.tables, table_id, "all", _every)
+            self._fitting["every:" + table_id] = found
+        return found
+
+    def for_room(
+        self, table_id: str, room: frozenset[str], kinds: frozenset[str] = frozenset()
+    ) -> Pool:
+        """The table's entries that fit a room of these place tags (and occupant kinds)."""
+        # Kept by what the fit reads of the theme (its worlds), not by theme: far fewer pools.
+        moods = mood_words(self.tables, table_id, self.moods)
+        return room_pool(self.tables, table_id, self.worlds, room, kinds, moods)
+
+    def in_room(
+        self,
+        table_id: str,
+        rng: Rng,
+        room: frozenset[str],
+        kinds: frozenset[str] = frozenset(),
+    ) -> Entry:
+        """An entry fitting the room (its type's places, its occupants); when those are spent,
+        one fitting the site's places, whoever is there; then any of the site's worlds."""
+        tables = self.tables
+        moods = mood_words(tables, table_id, self.moods)
+        # Drawn by weight from everything the site's worlds and moods allow, and kept only when
+        # it fits the room: the same odds as a pool of the room's own, without making a pool
+        # for every kind of room (a few draws cost less than a pool each room type).
+        every = self._every(table_id)
+        used = self.used.get(table_id)
+        if used is None:
+            used = self.used[table_id] = set()
+        read = _room_rows(tables, table_id)
+        for _ in range(DRAWS):
+            e = every.pick(rng, used)
+            if e is None:
+                break
+            if _fits(read[id(e)], room, kinds):
+                used.add(id(e))
+                return e
+        site = room_pool(tables, table_id, self.worlds, self.place_set, None, moods)
+        return self.entry(
+            table_id, rng, self.for_room(table_id, room, kinds), more=(site, self.fitting(table_id))
+        )
 
     def deal(
         self,

@@ -78,7 +78,7 @@ def generate_site(
         name = choose_name(
             lambda: first.pop() if first else site_name(tables, again, th, str(place))
         )
-    deck = Deck(tables, th.places)
+    deck = Deck(tables, th.places, th.moods)
     stocker = Stocker(th, deck, Composer(tables, th, deck), master)
     all_rooms: list[Room] = []
     connections: list[Connection] = []

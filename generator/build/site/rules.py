@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 
 from generator.model.limits import MAX_LEVEL
+from generator.model.monster import KINDS
 
 LOOP = 6
 LAIR_POS = 3
@@ -39,6 +40,21 @@ HOARD_WORDS = re.compile(
     r"\b(hoards?|treasur\w*|vaults?|strongrooms?|reliquar\w*|coffers?|caches?)\b", re.I
 )
 
+# Place words (docs/rooms.md, Vocabulary): what a room type, a theme, a feature, a trap, a hiding
+# or hoard place is made of. Other tags on those tables (water, grim, social...) are not places.
+PLACES = frozenset(
+    "cave mine tomb temple fort vault sewer hall tower manor lair grove cistern shrine warren "
+    "barrow dock ship library forge ice prison cloister hospice hive bath cellar".split()
+)
+# Places that are a world of their own: an entry whose FIRST tag is one of these (a net loft is
+# [dock], a caged shelf [library, tower, vault]) fits only a theme that names that place, however
+# many other places it shares (a dragon's lair is a `vault`, but no library).
+EXCLUSIVE = frozenset({"ice", "ship", "dock", "hive", "bath", "library"})
+# Builds that belong to an exclusive place: a room is built so only in a theme naming it.
+EXCLUSIVE_BUILDS = {"ice": "ice", "wreck": "ship"}
+# Occupant kinds (docs/rooms.md): tags of a hoard place that name who keeps a hoard so.
+KIND_WORDS = frozenset(KINDS)
+
 # What this package's generators call themselves in `delve tables check`.
 BY = "the site generator"
 
@@ -46,11 +62,15 @@ __all__ = [
     "ARMS",
     "BY",
     "ENCOUNTER_SHARE",
+    "EXCLUSIVE",
+    "EXCLUSIVE_BUILDS",
     "HOARD_WORDS",
+    "KIND_WORDS",
     "LAIR_POS",
     "LOOP",
     "MAX_HEADS",
     "MAX_LEVEL",
+    "PLACES",
     "SECOND_WAY_MIN_ROOMS",
     "TREASURE_PER_LEVEL",
     "XP_PER_LEVEL",

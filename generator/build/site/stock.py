@@ -41,6 +41,26 @@ def _trap(rolled: Rolled) -> Trap:
     )
 
 
+# The senses tables tag some entries `occupied` (cooking smells, snoring): as a kind of who is
+# there, so they fit only a room with occupants.
+OCCUPIED = frozenset({"occupied"})
+EMPTY: frozenset[str] = frozenset({"empty"})
+
+
+def _resolve(deck: Deck, table_id: str, rng: Rng, room: frozenset[str]) -> Rolled:
+    """An entry fitting the room (its type's places), else the site's (docs/rooms.md)."""
+    return deck.tables.resolve(table_id, deck.in_room(table_id, rng, room), rng)
+
+
+def _text(
+    deck: Deck, table_id: str, rng: Rng, room: frozenset[str], kinds: frozenset[str] = EMPTY
+) -> str:
+    """Only the text of an entry fitting the room (and who is in it)."""
+    entry = deck.in_room(table_id, rng, room, kinds)
+    static = entry.template.static
+    return static if static is not None else deck.tables.resolve(table_id, entry, rng).text
+
+
 @dataclass
 class Stocker:
     """What stocking shares across a site's levels: its theme, its deck (nothing twice), its
@@ -88,6 +108,15 @@ class Stocker:
             # Room rolls come from the level's stream; each hoard gets a stream of its own at
             # <level>/room/N/hoard, so `delve hoard --seed` can reproduce it.
             rt = types[pos]
+            here = rt.places  # what the room's things must fit: its type's places first
+            # A sense tagged `occupied` (a cook-pot, a tended candle) needs someone who cooks
+            # and tends: social occupants, not centipedes.
+            holders = (
+                lair if what == "monsters_with_treasure" else guards if what == "monsters" else []
+            )
+            occupied = any(m.kind == "social" for m, _ in holders)
+            who = OCCUPIED if occupied else EMPTY
+
             room = Room(
                 id=LOOP * (depth - 1) + pos + 1,
                 name=rt.name,
@@ -96,16 +125,16 @@ class Stocker:
                 contents=what,
                 description="",
                 size=rt.entry.get("size", ""),
-                sound=deck.text("site/room-sounds", rng),
-                smell=deck.text("site/room-smells", rng),
-                light=deck.text("site/room-lights", rng),
+                sound=_text(deck, "site/room-sounds", rng, here, who),
+                smell=_text(deck, "site/room-smells", rng, here, who),
+                light=_text(deck, "site/room-lights", rng, here, who),
                 entrance=depth == 1 and pos == 0,
                 seed=f"{rng.address}/room/{pos + 1}",
                 shape=rt.entry.get("shape", "rect"),
             )
             groups: list[tuple[Monster, int]] = []
             if what == "feature":
-                room.feature = _feature(deck.deal("site/features", rng))
+                room.feature = _feature(_resolve(deck, "site/features", rng, here))
             elif what == "monsters_with_treasure":
                 groups = lair
                 # FMC Basic, Treasure Hoards: a magic weapon's power die is its holders' die.
@@ -116,7 +145,9 @@ class Stocker:
                     party_level,
                     holder.damage,
                 )
-                room.hoard_place = deck.text("site/hoard-places", rng)
+                room.hoard_place = _text(
+                    deck, "site/hoard-places", rng, here, frozenset(m.kind for m, _ in lair)
+                )
             elif what == "monsters":
                 groups = guards
             else:
@@ -129,10 +160,10 @@ class Stocker:
                     holder.damage,
                 )
                 if rng.chance(0.5):
-                    room.trap = _trap(deck.deal("site/traps", rng))
-                    room.hoard_place = deck.text("site/trapped-hoards", rng)
+                    room.trap = _trap(_resolve(deck, "site/traps", rng, here))
+                    room.hoard_place = _text(deck, "site/trapped-hoards", rng, here)
                 else:
-                    hiding = deck.deal("site/hiding-places", rng)
+                    hiding = _resolve(deck, "site/hiding-places", rng, here)
                     find = hiding.get("find", "")
                     room.hoard_place = f"{hiding.text} To find it: {find}".strip()
             # Each group its own activity, in the grammar of its head count.

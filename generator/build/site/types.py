@@ -7,6 +7,8 @@ feature, a monster or a trap never moves a room (issue 10).
 
 What a type is weighed by:
 
+- its world: a type whose first tag is an exclusive place (ice, ship, dock, hive, bath, library)
+  goes only to a theme naming that place;
 - its places: types sharing the theme's places (the more of its own tags they are, the more so),
   most of all its first, and made the way the theme's rooms are made (its builds), so a dragon's
   lair gets caves and not a boathouse;
@@ -22,7 +24,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from generator.build.site.deck import Pool
+from generator.build.site.deck import Pool, foreign
 from generator.build.site.rules import ARMS, BY, HOARD_WORDS, LAIR_POS, LOOP
 from generator.build.site.themes import Detail, Theme, details_of
 from generator.engine import needs
@@ -122,6 +124,8 @@ def _place_weight(e: Entry, theme: Theme) -> float:
     """How well a type fits the theme's places and builds (0: not at all)."""
     places = theme.places
     tags = e.tags
+    if foreign(e, frozenset(places)):  # a net loft is a dock's: not in a dragon's lair
+        return 0.0
     if not tags or "any" in tags:
         w = 0.5
     else:
@@ -172,15 +176,22 @@ def _theme_pools(tables: TableSet, theme: Theme) -> tuple[dict[str, Pool], dict[
     place_w = [_place_weight(e, theme) for e in entries]
     # A theme of places no type knows (a referee's "market") takes types from every place.
     if sum(1 for w in place_w if w > 0) < LOOP * 6:
-        place_w = [e.weight for e in entries]
+        wanted = frozenset(theme.places)
+        place_w = [0.0 if foreign(e, wanted) else e.weight for e in entries]
     by_place = {id(e): w for e, w in zip(entries, place_w, strict=True)}
     role_w = {(role, id(e)): _role_weight(e, role, kinds) for role in ROLES for e in entries}
     theme_pools = {
         role: Pool.of(TYPES_TABLE, entries, lambda e, r=role: by_place[id(e)] * role_w[r, id(e)])
         for role in ROLES
     }
+    # Every type the theme's worlds allow (a ship's galley only where there is a ship).
+    home = frozenset(theme.places)
     every = {
-        role: Pool.of(TYPES_TABLE, entries, lambda e, r=role: e.weight * role_w[r, id(e)])
+        role: Pool.of(
+            TYPES_TABLE,
+            entries,
+            lambda e, r=role: 0.0 if foreign(e, home) else e.weight * role_w[r, id(e)],
+        )
         for role in ROLES
     }
     found = tables.derived[key] = (theme_pools, every)
