@@ -594,3 +594,17 @@ def test_a_way_a_referee_puts_in_a_doorway_keeps_clear_of_its_door(builtin_table
     doors_off_stairs(site)
     assert door.door != before and tuple(door.door[:2]) != way.at
     check_plan(site)
+
+
+def test_levels_encoded_on_a_thread_are_the_bytes_drawn_one_by_one(builtin_tables):
+    """site_png compresses each level on a second thread while the next is drawn (speed, issue
+    10): every level's file must be exactly what drawing it alone gives, in level order."""
+    from generator.render.map_draw import level_drawing
+    from generator.render.map_png import drawing_png
+
+    site = generate_site(builtin_tables, Rng("thread-png"), rooms=24)
+    files = site_map.site_png(site)
+    ppg = site_map.DEFAULT_PPG
+    alone = [drawing_png(level_drawing(site, d), ppg) for d in range(1, site.levels + 1)]
+    assert len(files) == site.levels == 4
+    assert files == alone

@@ -347,6 +347,7 @@ def _stair_label_box(
     # Near first: most labels find their place within a square and a half; the search goes
     # further only while something further off could still do better.
     prev = -1.0
+    counts: tuple[SquareCount, SquareCount] | None = None
     for reach in (REACH / 2, REACH, 2 * REACH):
         if best is not None and best[0] <= prev:
             break
@@ -358,13 +359,17 @@ def _stair_label_box(
             y + 1 + reach + size,
         )
         near = Placed(p for p in placed if overlap(p[1], area))
-        window = (
-            math.floor(area[0]) - 1,
-            math.floor(area[1]) - 1,
-            math.ceil(area[2]) + 1,
-            math.ceil(area[3]) + 1,
-        )
-        on_floor, in_room = SquareCount(floor, window), SquareCount(inner, window)
+        if counts is None:
+            # Counted once, over the widest reach's window: a nearer reach's boxes lie inside it.
+            wide = 2 * REACH
+            window = (
+                math.floor(x - wide - tw - 0.2) - 1,
+                math.floor(y - wide - size) - 1,
+                math.ceil(x + 1 + wide + tw + 0.2) + 1,
+                math.ceil(y + 1 + wide + size) + 1,
+            )
+            counts = SquareCount(floor, window), SquareCount(inner, window)
+        on_floor, in_room = counts
         candidates = []
         lefts = [x + 1.1 + j * 0.5 for j in range(rows)]  # to the right of the symbol
         lefts += [x - 0.1 - tw - j * 0.5 for j in range(rows)]  # to its left

@@ -11,6 +11,7 @@ import io
 import math
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 from generator.render.map_primitives import Circle, Drawing, Group, Poly, Primitive, Segments, Text
 
@@ -69,6 +70,11 @@ def check_ppg(ppg: int, d: Drawing | None = None) -> None:
 
 def drawing_png(d: Drawing, ppg: int) -> bytes:
     """The drawing at `ppg` pixels a square, as PNG bytes."""
+    return encode_png(paint(d, ppg))
+
+
+def paint(d: Drawing, ppg: int) -> Any:
+    """The drawing at `ppg` pixels a square, as a PIL image of 256 greys."""
     from PIL import Image, ImageDraw
 
     check_ppg(ppg, d)
@@ -80,6 +86,12 @@ def drawing_png(d: Drawing, ppg: int) -> bytes:
     # Stored as 256 greys in a palette: the same pixels, but PNG leaves palette rows unfiltered,
     # which writes a level of a site in a third of the time (a little larger).
     image.putpalette(GREYS)
+    return image
+
+
+def encode_png(image: Any) -> bytes:
+    """An image as PNG bytes. zlib lets go of the interpreter while it compresses, so a site's
+    levels encode on a thread while the next one is drawn (site_map.site_png)."""
     buf = io.BytesIO()
     image.save(buf, "PNG", compress_level=3)
     return buf.getvalue()
