@@ -30,6 +30,20 @@ from generator.errors import TableError
 Check = Callable[[TableSet, Table], list[str]]
 
 
+def by_reading(read: Callable[[TableSet], object]) -> Check:
+    """A check that reads the tables as their generator does and reports what that reading
+    refuses: an edited copy fails `tables check`, not the first command that reads it."""
+
+    def check(tables: TableSet, table: Table) -> list[str]:
+        try:
+            read(tables)
+        except TableError as err:
+            return list(err.problems)
+        return []
+
+    return check
+
+
 @dataclass(frozen=True)
 class Need:
     """What one generator needs of one table (or of every table of a family, `group/*`)."""

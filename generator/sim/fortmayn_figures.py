@@ -16,7 +16,6 @@ from dataclasses import dataclass
 import numpy as np
 
 from generator.engine import needs
-from generator.engine.table import Table
 from generator.engine.tables import TableSet
 from generator.errors import DelveError, TableError
 from generator.sim.foes import FoeKind
@@ -126,18 +125,10 @@ def builds(tables: TableSet) -> dict[str, Build]:
     return out
 
 
-def _build_problems(tables: TableSet, table: Table) -> list[str]:
-    try:
-        builds(tables)
-    except TableError as err:
-        return list(err.problems)
-    return []
-
-
 # What the (Fortmayn) fight needs of its tables (engine/needs.py), so `delve tables check` finds
 # a pack that would break `--system fortmayn`, not the first danger estimate that reads it.
 BY = "the (Fortmayn) simulation"
-BUILDS_NEED = needs.declare(BUILDS, BY, fields=_BUILD_FIELDS, check=_build_problems)
+BUILDS_NEED = needs.declare(BUILDS, BY, fields=_BUILD_FIELDS, check=needs.by_reading(builds))
 BRACKETS_NEED = needs.declare(
     "systems/fortmayn/brackets",
     BY,

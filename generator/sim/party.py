@@ -514,14 +514,6 @@ def _party_problems(tables: TableSet, table: Table) -> list[str]:
     return []
 
 
-def _class_problems(tables: TableSet, table: Table) -> list[str]:
-    try:
-        class_rows(tables)
-    except TableError as err:
-        return list(err.problems)
-    return []
-
-
 PARTY_TABLE = needs.declare(
     PARTY,
     BY,
@@ -533,5 +525,5 @@ CLASS_TABLE = needs.declare(
     "character/classes",
     BY,
     fields={"class": "str", "level": "int", "hp": "int"},
-    check=_class_problems,
+    check=needs.by_reading(class_rows),
 )

@@ -159,19 +159,10 @@ def mindless(tables: TableSet) -> tuple[frozenset[str], frozenset[str]]:
 
 # What `delve tables check` checks of these tables for the simulation (engine/needs.py): the
 # same checks as the first fight makes, so an edited copy fails there, not halfway through.
-def _problems(read: object) -> needs.Check:
-    def check(tables: TableSet, table: Table) -> list[str]:
-        try:
-            read(tables)  # type: ignore[operator]
-        except TableError as err:
-            return list(err.problems)
-        return []
-
-    return check
-
-
 BY = "the combat simulation"
 TACTICS_TABLE = needs.declare(
-    TACTICS, BY, fields={"key": "str", "value": "float"}, check=_problems(tactics)
+    TACTICS, BY, fields={"key": "str", "value": "float"}, check=needs.by_reading(tactics)
 )
-VERDICTS_TABLE = needs.declare(VERDICTS, BY, fields={"key": "str"}, check=_problems(verdicts))
+VERDICTS_TABLE = needs.declare(
+    VERDICTS, BY, fields={"key": "str"}, check=needs.by_reading(verdicts)
+)
