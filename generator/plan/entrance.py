@@ -6,15 +6,21 @@ from __future__ import annotations
 from generator.model.site import Room
 from generator.plan.boxes import STEP, Cell
 from generator.plan.level import LevelPlan
-from generator.plan.route import Occupancy, search_out
+from generator.plan.route import Occupancy, reaches_out, search_out
 
 ENTRY_LENGTH = 2  # squares of passage from the entrance to the outside
 
 
-def way_in(rooms: list[Room], plan: LevelPlan) -> tuple[list[Cell], bool] | None:
+def way_in(
+    rooms: list[Room], plan: LevelPlan, cross: bool = True
+) -> tuple[list[Cell], bool] | None:
     """The way in from outside: a short passage from the entrance room's wall that faces away
     from the rest of the level, where nothing else is drawn, and whether it runs clear to
-    beyond everything (None: no entrance, or no way out at all)."""
+    beyond everything (None: no entrance, or no way out at all).
+
+    Without `cross`, a level whose way in cannot run clear skips the search for one over a
+    corridor and gives its short passage (still not clear): the planner tries other layouts
+    first, and looks for a crossing only in the one it keeps."""
     room = next((r for r in rooms if r.entrance), None)
     if room is None:
         return None
@@ -76,10 +82,14 @@ def way_in(rooms: list[Room], plan: LevelPlan) -> tuple[list[Cell], bool] | None
     if best is None or not best[0][0]:
         # No wall faces out: a passage winds out from the room to beyond the plan; where the
         # room's own corridors wall it in, at the last it crosses one at a crossroads.
-        for cross in (False, True):
-            winding = search_out(box, occ, (x0, y0, x1, y1), cross)
+        extent = (x0, y0, x1, y1)
+        winding = search_out(box, occ, extent) if reaches_out(box, occ, extent) else None
+        if winding is not None:
+            return winding, True
+        if cross or best is None:
+            winding = search_out(box, occ, extent, True)
             if winding is not None:
-                return winding, not cross
+                return winding, False
     if best is None:
         return None
     return best[1], best[0][0]

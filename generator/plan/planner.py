@@ -123,18 +123,23 @@ def plan_site(site: Site, rng: Rng) -> None:
         # The top level must leave its entrance a way out to beyond the plan, so the way in
         # comes from outside: a layout that walls it in is rolled again from a stream of its
         # own (a few in a hundred), and the first is kept if none does better.
-        tries = ENTRY_TRIES if depth == levels[0] else 1
-        first: tuple[LevelPlan, tuple[list[Cell], bool] | None] | None = None
+        top = depth == levels[0]
+        tries = ENTRY_TRIES if top else 1
+        first: LevelPlan | None = None
         for attempt in range(tries):
             stream = lrng if attempt == 0 else lrng.child(f"entry/{attempt}")
             boxes = {r.id: _box(r, stream) for r in rooms}
             plan = _plan_level(boxes, conns, pins, stream, taken_above, doorways_above)
-            way = way_in(rooms, plan) if depth == levels[0] else None
-            first = first or (plan, way)
+            # (A way over a corridor is sought only in the layout kept: see below.)
+            way = way_in(rooms, plan, cross=False) if top else None
+            first = first or plan
             if way is None or way[1]:
                 break
         else:
-            plan, way = first  # nothing better: the first layout, with its winding way in
+            # Nothing better: the first layout, with its winding way in.
+            assert first is not None
+            plan = first
+            way = way_in(rooms, plan)
         placed.update(plan.boxes)
         for i, route in plan.routes.items():
             c = site.connections[i]

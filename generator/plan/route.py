@@ -243,6 +243,37 @@ def search_out(
     return path
 
 
+def reaches_out(a: Box, occ: Occupancy, extent: tuple[int, int, int, int]) -> bool:
+    """Whether `search_out` (without crossing) finds a way: a flood over the free squares from
+    a's doorways, far cheaper than the search when the room is walled in (it then fails only
+    after trying every square in every heading)."""
+    x0, y0, x1, y1 = extent
+    lo_x, lo_y, hi_x, hi_y = x0 - 2, y0 - 2, x1 + 2, y1 + 2
+    room, corridor = occ.room, occ.corridor
+    stack = []
+    for side in "nesw":
+        for off in a.doors(side):
+            cell = a.outside(side, off)
+            if cell not in room and cell not in corridor and cell not in occ.no_door:
+                stack.append(cell)
+    seen = set(stack)
+    while stack:
+        x, y = stack.pop()
+        if not (x0 <= x <= x1 and y0 <= y <= y1):
+            return True
+        for nxt in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
+            if (
+                nxt not in seen
+                and lo_x <= nxt[0] <= hi_x
+                and lo_y <= nxt[1] <= hi_y
+                and nxt not in room
+                and nxt not in corridor
+            ):
+                seen.add(nxt)
+                stack.append(nxt)
+    return False
+
+
 def _cheapest(
     a: Box,
     is_goal: object,
