@@ -31,10 +31,13 @@ def way_in(
     my = sum(b.y + b.h / 2 for b in others) / len(others) if others else box.y - 1
     cx, cy = box.x + box.w / 2, box.y + box.h / 2
     best: tuple[tuple[bool, bool, int, float], list[Cell]] | None = None
-    x0 = min([b.x for b in plan.boxes.values()] + [c[0] for c in occ.corridor])
-    y0 = min([b.y for b in plan.boxes.values()] + [c[1] for c in occ.corridor])
-    x1 = max([b.x + b.w - 1 for b in plan.boxes.values()] + [c[0] for c in occ.corridor])
-    y1 = max([b.y + b.h - 1 for b in plan.boxes.values()] + [c[1] for c in occ.corridor])
+    boxes = plan.boxes.values()
+    x0, y0 = min(b.x for b in boxes), min(b.y for b in boxes)
+    x1, y1 = max(b.x + b.w - 1 for b in boxes), max(b.y + b.h - 1 for b in boxes)
+    if occ.corridor:  # (a square's x leads its tuple: the least and greatest come first)
+        ys = [c[1] for c in occ.corridor]
+        x0, y0 = min(x0, min(occ.corridor)[0]), min(y0, min(ys))
+        x1, y1 = max(x1, max(occ.corridor)[0]), max(y1, max(ys))
 
     def fits(passage: list[Cell], tier: int) -> bool:
         if tier == 0:

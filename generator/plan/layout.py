@@ -48,9 +48,13 @@ def long_floor(others: list[int]) -> float:
 class Template:
     """A ring's shape: the (row, column) of each slot in ring order, and per link t -> t+1
     (form, exit side of t, entry side of t+1); for 'h' and 'v' the sides follow from the
-    slots. (Plain classes here and below: a dataclass costs an import on every run.)"""
+    slots. (Plain classes here and below: a dataclass costs an import on every run.)
 
-    __slots__ = ("name", "slots", "links")
+    What follows from the slots alone is worked out once: `rows` and `cols`, the pairs of
+    slots next to each other in a row (left, right) or a column (top, bottom) with no slot
+    between, and `sides`, each link's exit and entry sides."""
+
+    __slots__ = ("name", "slots", "links", "rows", "cols", "sides", "last_row", "cols_span")
 
     def __init__(
         self,
@@ -59,6 +63,42 @@ class Template:
         links: tuple[tuple[str, str, str], ...],
     ) -> None:
         self.name, self.slots, self.links = name, slots, links
+        n = len(slots)
+        self.rows = tuple(
+            (a, b)
+            for a in range(n)
+            for b in range(n)
+            if slots[a][0] == slots[b][0]
+            and slots[a][1] < slots[b][1]
+            and not any(
+                slots[t][0] == slots[a][0] and slots[a][1] < slots[t][1] < slots[b][1]
+                for t in range(n)
+            )
+        )
+        self.cols = tuple(
+            (a, b)
+            for a in range(n)
+            for b in range(n)
+            if slots[a][1] == slots[b][1]
+            and slots[a][0] < slots[b][0]
+            and not any(
+                slots[t][1] == slots[a][1] and slots[a][0] < slots[t][0] < slots[b][0]
+                for t in range(n)
+            )
+        )
+        sides = []
+        for t, (form, exit_, entry) in enumerate(links):
+            (ra, ca), (rb, cb) = slots[t], slots[(t + 1) % n]
+            if form == "h":
+                exit_ = "e" if cb > ca else "w"
+                entry = OPPOSITE[exit_]
+            elif form == "v":
+                exit_ = "s" if rb > ra else "n"
+                entry = OPPOSITE[exit_]
+            sides.append((exit_, entry))
+        self.sides = tuple(sides)
+        self.last_row = max(r for r, _ in slots)
+        self.cols_span = (min(c for _, c in slots), max(c for _, c in slots))
 
 
 H, V = ("h", "", ""), ("v", "", "")
@@ -178,45 +218,41 @@ def _links(
 ) -> list[Link]:
     """The template's links with their rolled sides and lengths (template space). Straight
     links get their doors once the rooms are placed; an L's doors are rolled now."""
-    row_of = {t: rc[0] for t, rc in enumerate(template.slots)}
-    col_of = {t: rc[1] for t, rc in enumerate(template.slots)}
-    last_row = max(row_of.values())
-    first_col, last_col = min(col_of.values()), max(col_of.values())
+    slots = template.slots
+    last_row = template.last_row
+    first_col, last_col = template.cols_span
+    choice, chance = rng.choice, rng.chance
     out = []
-    for t, (form, exit_, entry) in enumerate(template.links):
+    for t, (form, _, _) in enumerate(template.links):
         a, b = t, (t + 1) % RING
         index = _ring_link(start, mirror, t)
         kind = kinds[index]
-        if form == "h":
-            exit_ = "e" if col_of[b] > col_of[a] else "w"
-            entry = OPPOSITE[exit_]
-        elif form == "v":
-            exit_ = "s" if row_of[b] > row_of[a] else "n"
-            entry = OPPOSITE[exit_]
+        exit_, entry = template.sides[t]
         link = Link(a, b, index, kind, form, exit_, entry)
         long = kind == "long_corridor"
         if form == "L":
             link.da = _pick(boxes[a].doors(exit_), rng)
             link.db = _pick(boxes[b].doors(entry), rng)
             if long:
-                link.leg1, link.leg2 = rng.choice((6, 7, 8)), rng.choice((4, 5, 6))
+                link.leg1, link.leg2 = choice((6, 7, 8)), choice((4, 5, 6))
             else:
-                link.leg1, link.leg2 = rng.choice((2, 2, 3, 4)), rng.choice((1, 2, 2, 3))
+                link.leg1, link.leg2 = choice((2, 2, 3, 4)), choice((1, 2, 2, 3))
         elif long:
             # A very long corridor between neighbours loops out beyond the ring and back, so
             # the far side of the ring need not stretch to match it.
+            row, col = slots[a]
             if form == "h":
-                link.outer = "n" if row_of[a] == 0 else "s" if row_of[a] == last_row else ""
+                link.outer = "n" if row == 0 else "s" if row == last_row else ""
             else:
-                link.outer = "w" if col_of[a] == first_col else "e" if col_of[a] == last_col else ""
-            link.leg1 = rng.choice(SHORT_GAPS[3:])
-            link.leg2 = rng.choice(LONG_GAPS)
+                link.outer = "w" if col == first_col else "e" if col == last_col else ""
+            link.leg1 = choice(SHORT_GAPS[3:])
+            link.leg2 = choice(LONG_GAPS)
             if not link.outer:
-                link.leg1 = rng.choice(LONG_GAPS)
-        elif rng.chance(SHARED_CHANCE.get(kind, 0.0)):
+                link.leg1 = choice(LONG_GAPS)
+        elif chance(SHARED_CHANCE.get(kind, 0.0)):
             link.leg1 = 0
         else:
-            link.leg1 = rng.choice(SHORT_GAPS)
+            link.leg1 = choice(SHORT_GAPS)
         out.append(link)
     return out
 
@@ -275,31 +311,27 @@ def _constraints(
             # first + o1 == second + o2  =>  second - first = o1 - o2
             across.between(first, second, lo=o1[0] - o2[-1], hi=o1[-1] - o2[0])
 
-    slots = template.slots
-    for a in range(RING):
-        for b in range(RING):
-            (ra, ca), (rb, cb) = slots[a], slots[b]
-            link = by_pair.get((a, b))
-            if ra == rb and ca < cb:
-                between = [t for t in range(RING) if slots[t][0] == ra and ca < slots[t][1] < cb]
-                if between:
-                    continue  # kept apart through the room between them
-                if link is not None and link.form == "h":
-                    straight(a, b, link, X, Y)
-                else:
-                    X.between(a, b, lo=w[a] + rock)
-            elif ca == cb and ra < rb:
-                between = [t for t in range(RING) if slots[t][1] == ca and ra < slots[t][0] < rb]
-                if between:
-                    continue
-                if link is not None and link.form == "v":
-                    straight(a, b, link, Y, X)
-                else:
-                    Y.between(a, b, lo=h[a] + rock)
-            elif link is not None and link.form == "L" and ra < rb and not aligned:
+    # Neighbours in a row or a column keep their order, through a straight corridor when a
+    # link of that form joins them, else with rock between.
+    for a, b in template.rows:
+        link = by_pair.get((a, b))
+        if link is not None and link.form == "h":
+            straight(a, b, link, X, Y)
+        else:
+            X.between(a, b, lo=w[a] + rock)
+    for a, b in template.cols:
+        link = by_pair.get((a, b))
+        if link is not None and link.form == "v":
+            straight(a, b, link, Y, X)
+        else:
+            Y.between(a, b, lo=h[a] + rock)
+    if not aligned:
+        # Loose: an L's rooms keep their rows apart by at least its corridor.
+        slots = template.slots
+        for link in links:
+            if link.form == "L":
+                a, b = (link.a, link.b) if slots[link.a][0] < slots[link.b][0] else (link.b, link.a)
                 Y.between(a, b, lo=h[a] + (LONG_MIN if link.long else 1))
-            elif link is not None and link.form == "L" and ra > rb and not aligned:
-                Y.between(b, a, lo=h[b] + (LONG_MIN if link.long else 1))
     for link in links:
         if link.form == "L" and aligned:
             _l_constraints(X, Y, link, w, h, mode == STRICT)

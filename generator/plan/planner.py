@@ -144,6 +144,8 @@ def plan_site(site: Site, rng: Rng) -> None:
         for i, route in plan.routes.items():
             c = site.connections[i]
             c.path, c.door, c.at, c.to_at = route.path, route.door, None, None
+        if way is not None:  # (only the top level, which no way from above reaches)
+            store_entrance(rooms, plan, way[0])
         doorways[depth] = doorways_of(plan)
         for _, c, here, there in links:
             lower, upper = plan.boxes[here], placed[there]
@@ -160,9 +162,6 @@ def plan_site(site: Site, rng: Rng) -> None:
             taken[depth].add(square)
             taken[level].add(square)
             c.at = c.to_at = square
-        if way is not None:
-            store_entrance(rooms, plan, way[0])
-            doorways[depth] = doorways_of(plan)
         if (plan.fallback or plan.crowded) and index > 0 and restacks.get(index - 1, 0) < RESTACKS:
             restore(snaps[index - 1])
             restacks[index - 1] = restacks.get(index - 1, 0) + 1

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Iterable
+from itertools import product
 
 from generator.plan.boxes import OPPOSITE, STEP, Box, Cell
 from generator.plan.layout import Link
@@ -48,15 +49,16 @@ class Occupancy:
     def add_room(self, box: Box) -> None:
         room, near, i = self.room, self.near, box.id
         x0, y0, x1, y1 = box.x, box.y, box.x + box.w, box.y + box.h
-        room.update(dict.fromkeys([(x, y) for x in range(x0, x1) for y in range(y0, y1)], i))
-        ring = [(x, y) for x in range(x0 - 1, x1 + 1) for y in (y0 - 1, y1)]
-        ring += [(x, y) for y in range(y0, y1) for x in (x0 - 1, x1)]
-        for cell in ring:
-            found = near.get(cell)
-            if found is None:
-                near[cell] = {i}
-            else:
-                found.add(i)
+        room.update(dict.fromkeys(product(range(x0, x1), range(y0, y1)), i))
+        ring = [
+            *product(range(x0 - 1, x1 + 1), (y0 - 1, y1)),
+            *product((x0 - 1, x1), range(y0, y1)),
+        ]
+        # One set for the room's whole ring; a square beside two rooms gets a set of its own.
+        mine = {i}
+        shared = {cell: near[cell] | mine for cell in near.keys() & ring}
+        near.update(dict.fromkeys(ring, mine))
+        near.update(shared)
 
     def add_path(self, path: Iterable[Cell]) -> None:
         cells = list(path)
@@ -76,19 +78,32 @@ class Occupancy:
                 return False
         return True
 
+    def clear_cell(self, cell: Cell, ends: set[int]) -> bool:
+        """Whether one square of a path is clear (see `clear`)."""
+        if cell in self.room or cell in self.corridor or cell in self.beside:
+            return False
+        others = self.near.get(cell)
+        return not others or others <= ends
+
     def free(self, cell: Cell) -> bool:
         return cell not in self.room and cell not in self.corridor
 
 
-def _walk(start: Cell, step: tuple[int, int], stop: object, limit: int = 200) -> list[Cell]:
-    out = [start]
-    x, y = start
-    for _ in range(limit):
-        if stop(x, y):  # type: ignore[operator]
-            return out
-        x, y = x + step[0], y + step[1]
-        out.append((x, y))
-    return []
+WALK_LIMIT = 200  # squares a designed corridor may run before it counts as going nowhere
+
+
+def _walk(start: Cell, step: tuple[int, int], target: Cell, level: bool = True) -> list[Cell]:
+    """The squares from `start` straight along `step` until they reach `target`'s column (a
+    step across) or row (a step down), which with `level` must be `target` itself; [] when
+    they never get there."""
+    (x, y), (dx, dy) = start, step
+    if dy == 0:
+        k, off = (target[0] - x) * dx, target[1] != y
+    else:
+        k, off = (target[1] - y) * dy, target[0] != x
+    if (level and off) or not 0 <= k < WALK_LIMIT:
+        return []
+    return [(x + dx * i, y + dy * i) for i in range(k + 1)]
 
 
 def designed(link: Link, boxes: dict[int, Box]) -> list[Cell] | None:
@@ -100,22 +115,13 @@ def designed(link: Link, boxes: dict[int, Box]) -> list[Cell] | None:
     if link.form in ("h", "v"):
         if b.contains(start):  # the rooms touch: a door in the shared wall
             return [] if a.contains(end) else None
-        step = STEP[link.exit]
-        horizontal = step[1] == 0
-        if (start[1] != end[1]) if horizontal else (start[0] != end[0]):
-            return None
-        path = _walk(start, step, lambda x, y: (x, y) == end)
-        return path or None
+        return _walk(start, STEP[link.exit], end) or None
     if link.form == "L":
         step1 = STEP[link.exit]
-        step2 = STEP[OPPOSITE[link.entry]]
-        if step1[1] == 0:
-            leg1 = _walk(start, step1, lambda x, y: x == end[0])
-        else:
-            leg1 = _walk(start, step1, lambda x, y: y == end[1])
+        leg1 = _walk(start, step1, end, level=False)  # to the end's column (or row)
         if not leg1:
             return None
-        leg2 = _walk(leg1[-1], step2, lambda x, y: (x, y) == end)
+        leg2 = _walk(leg1[-1], STEP[OPPOSITE[link.entry]], end)
         if not leg2:
             return None
         return leg1 + leg2[1:]
@@ -168,21 +174,35 @@ def _loop_path(
     base = max(reach_a, reach_b)
     # The far leg's length along the wall (squares from one leg to the other).
     span = abs((end[0] - start[0]) * ax + (end[1] - start[1]) * ay)
+    ok = occ.clear_cell if occ is not None else None
+    ends = {a.id, b.id}
+    out_ok = back_ok = 0  # squares of each leg out from its room already found clear
     for depth in range(1, 14):
         far = base + depth
         n1, n2 = far - reach_a, far - reach_b  # squares out from each end to the far leg
         if n1 + n2 + span + 1 < length:
             continue
-        out1 = [(start[0] + sx * k, start[1] + sy * k) for k in range(n1 + 1)]
-        cx, cy = out1[-1]
-        along = [(cx + ax * k, cy + ay * k) for k in range(1, span + 1)]
-        tx, ty = along[-1] if along else (cx, cy)
-        back = [(tx - sx * k, ty - sy * k) for k in range(1, n2 + 1)]
-        path = out1 + along + back
-        if path[-1] != end:
+        cx, cy = start[0] + sx * n1, start[1] + sy * n1
+        tx, ty = cx + ax * span, cy + ay * span
+        if (tx - sx * n2, ty - sy * n2) != end:
             return None
-        if occ is None or occ.clear(path, a.id, b.id):
-            return path
+        if ok is not None:
+            # The legs only grow as the far leg moves out: a leg square in the way blocks
+            # every deeper loop too, so only the new squares need looking at.
+            while out_ok <= n1:
+                if not ok((start[0] + sx * out_ok, start[1] + sy * out_ok), ends):
+                    return None
+                out_ok += 1
+            while back_ok < n2:
+                if not ok((end[0] + sx * back_ok, end[1] + sy * back_ok), ends):
+                    return None
+                back_ok += 1
+            if not all(ok((cx + ax * k, cy + ay * k), ends) for k in range(1, span + 1)):
+                continue
+        out1 = [(start[0] + sx * k, start[1] + sy * k) for k in range(n1 + 1)]
+        along = [(cx + ax * k, cy + ay * k) for k in range(1, span + 1)]
+        back = [(tx - sx * k, ty - sy * k) for k in range(1, n2 + 1)]
+        return out1 + along + back
     return None
 
 
