@@ -174,13 +174,12 @@ VARIANTS = tuple(
     for start in range(RING)
     for mirror in (False, True)
 )
-# For each variant, the ring links its template draws as an L.
+# For each variant, the ring links its template draws as an L (bit i: ring link i).
 L_LINKS = tuple(
-    frozenset(
-        _ring
+    sum(
+        1 << (((start - i - 1) % RING) if mirror else ((start + i) % RING))
         for i, (form, _, _) in enumerate(t.links)
         if form == "L"
-        for _ring in [((start - i - 1) % RING) if mirror else ((start + i) % RING)]
     )
     for t, _, start, mirror in VARIANTS
 )
@@ -191,9 +190,9 @@ def _variants(rng: Rng, ring_kinds: list[str]) -> list[tuple[Template, bool, int
     corridor on an L last (an L must stretch the ring, where a loop between neighbours need
     not)."""
     order = rng.shuffle(list(range(len(VARIANTS))))
-    longs = {i for i, k in enumerate(ring_kinds) if k == "long_corridor"}
+    longs = sum(1 << i for i, k in enumerate(ring_kinds) if k == "long_corridor")
     if longs:
-        order.sort(key=lambda v: len(L_LINKS[v] & longs))
+        order.sort(key=lambda v: (L_LINKS[v] & longs).bit_count())
     return [VARIANTS[v] for v in order]
 
 

@@ -42,13 +42,14 @@ RESTACKS = 6  # fresh layouts of the level above tried for a ring its pins leave
 
 def compact(boxes: dict[int, Box], paths: list[list[Cell]]) -> bool:
     """Whether a level's rooms and corridors fit within MAX_EXTENT squares each way."""
-    xs = [b.x for b in boxes.values()] + [b.x + b.w for b in boxes.values()]
-    ys = [b.y for b in boxes.values()] + [b.y + b.h for b in boxes.values()]
+    x0, y0 = min(b.x for b in boxes.values()), min(b.y for b in boxes.values())
+    x1, y1 = max(b.x + b.w for b in boxes.values()), max(b.y + b.h for b in boxes.values())
     for path in paths:
-        for x, y in path:
-            xs += [x, x + 1]
-            ys += [y, y + 1]
-    return max(xs) - min(xs) <= MAX_EXTENT and max(ys) - min(ys) <= MAX_EXTENT
+        if path:  # (a square's x leads its tuple: the least and greatest come first)
+            ys = [y for _, y in path]
+            x0, x1 = min(x0, min(path)[0]), max(x1, max(path)[0] + 1)
+            y0, y1 = min(y0, min(ys)), max(y1, max(ys) + 1)
+    return x1 - x0 <= MAX_EXTENT and y1 - y0 <= MAX_EXTENT
 
 
 def long_ok(lengths: list[int], long_lengths: list[int]) -> bool:

@@ -92,10 +92,13 @@ def cave_cells(w: int, h: int, rng: Rng) -> frozenset[Cell]:
     somewhere in the middle of each side (it reaches the box there).
     """
 
+    random = rng.random  # (Rng.randint by hand: every cave rolls a few dozen times)
+
     def insets(length: int, depth: int) -> list[int]:
-        out, cur = [], rng.randint(0, depth)
+        out, cur = [], int(random() * (depth + 1))
         for _ in range(length):
-            cur = max(0, min(depth, cur + rng.randint(-1, 1)))
+            cur += int(random() * 3) - 1
+            cur = 0 if cur < 0 else depth if cur > depth else cur
             out.append(cur)
         # Zero somewhere in the middle third, where the other sides' insets cannot reach.
         lo, hi = length // 3, length - 1 - length // 3
