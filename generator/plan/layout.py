@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import statistics
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 from generator.engine.rng import Rng
 from generator.plan import shapes
@@ -120,6 +121,7 @@ TEMPLATES = (
         (H, H, ("L", "e", "n"), H, H, ("L", "n", "w")),
     ),
 )
+PAIRS = tuple((a, b) for a in range(RING) for b in range(a + 1, RING))
 MAX_LAZY = 12  # separations added one by one before an attempt gives up
 FREE_TRIES = 6  # templates tried with straight corridors before letting the router draw them
 PINNED_TRIES = 24  # ... for a level whose rooms must lie under the level above
@@ -192,8 +194,14 @@ def _variants(rng: Rng, ring_kinds: list[str]) -> list[tuple[Template, bool, int
     order = rng.shuffle(list(range(len(VARIANTS))))
     longs = sum(1 << i for i, k in enumerate(ring_kinds) if k == "long_corridor")
     if longs:
-        order.sort(key=lambda v: (L_LINKS[v] & longs).bit_count())
+        order.sort(key=_long_ls(longs).__getitem__)
     return [VARIANTS[v] for v in order]
+
+
+@lru_cache(maxsize=1 << RING)
+def _long_ls(longs: int) -> tuple[int, ...]:
+    """For each variant, how many of the very long corridors (bits of `longs`) it draws as Ls."""
+    return tuple((ls & longs).bit_count() for ls in L_LINKS)
 
 
 def _slot(start: int, mirror: bool, t: int) -> int:
@@ -364,30 +372,33 @@ def _separate(
     joined = {(k.a, k.b) for k in links} | {(k.b, k.a) for k in links}
     shared = {(min(k.a, k.b), max(k.a, k.b)) for k in links if k.form in ("h", "v") and k.leg1 == 0}
     slots = template.slots
+    pairs = [
+        (a, b, 1 if (a, b) in joined else SEP, (a, b) in shared, boxes[a], boxes[b])
+        for a, b in PAIRS
+    ]
     for _ in range(MAX_LAZY):
         xs, ys = X.solve(), Y.solve()
         if xs is None or ys is None:
             return None
         worst = None
-        for a in range(RING):
-            for b in range(a + 1, RING):
-                need = 1 if (a, b) in joined else SEP
-                ba, bb = boxes[a], boxes[b]
-                gx = max(xs[b] - xs[a] - ba.w, xs[a] - xs[b] - bb.w)
-                gy = max(ys[b] - ys[a] - ba.h, ys[a] - ys[b] - bb.h)
-                if max(gx, gy) >= need or ((a, b) in shared and min(gx, gy) < 0 <= max(gx, gy)):
-                    continue
-                (ra, ca), (rb, cb) = slots[a], slots[b]
-                moves = []
-                if ca != cb:
-                    moves.append((need - gx, "x", a, b) if ca < cb else (need - gx, "x", b, a))
-                if ra != rb:
-                    moves.append((need - gy, "y", a, b) if ra < rb else (need - gy, "y", b, a))
-                if not moves:
-                    return None
-                move = min(moves)
-                if worst is None or move[0] > worst[0]:
-                    worst = move
+        for a, b, need, touching, ba, bb in pairs:
+            # The gap between the two along each axis (negative: they overlap along it).
+            gx = max(xs[b] - xs[a] - ba.w, xs[a] - xs[b] - bb.w)
+            gy = max(ys[b] - ys[a] - ba.h, ys[a] - ys[b] - bb.h)
+            g = gx if gx > gy else gy
+            if g >= need or (touching and (gx if gx < gy else gy) < 0 <= g):
+                continue
+            (ra, ca), (rb, cb) = slots[a], slots[b]
+            moves = []
+            if ca != cb:
+                moves.append((need - gx, "x", a, b) if ca < cb else (need - gx, "x", b, a))
+            if ra != rb:
+                moves.append((need - gy, "y", a, b) if ra < rb else (need - gy, "y", b, a))
+            if not moves:
+                return None
+            move = min(moves)
+            if worst is None or move[0] > worst[0]:
+                worst = move
         if worst is None:
             return xs, ys
         _, axis, first, second = worst
