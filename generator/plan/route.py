@@ -30,7 +30,7 @@ class Occupancy:
         self.room: dict[Cell, int] = {}
         self.near: dict[Cell, set[int]] = {}
         self.corridor: set[Cell] = set()
-        self.beside: set[Cell] = set()  # next to a corridor square (8 ways)
+        self.beside: set[Cell] = set()  # next to a corridor square (8 ways; may hold its own)
         # Squares outside a wall where no corridor may begin or end: the room square inside
         # holds a way between levels (a stair in a doorway would block it).
         self.no_door: set[Cell] = set()
@@ -63,7 +63,24 @@ class Occupancy:
     def add_path(self, path: Iterable[Cell]) -> None:
         cells = list(path)
         self.corridor.update(cells)
-        self.beside.update([(x + dx, y + dy) for x, y in cells for dx, dy in NEIGHBOURS8])
+        # The squares round a straight run make one box, a square wider all round (the run's
+        # own squares with them: they are corridor, which every test asks about first).
+        beside, n, i = self.beside, len(cells), 0
+        while i < n:
+            (x0, y0), j = cells[i], i
+            if i + 1 < n:
+                dx, dy = cells[i + 1][0] - x0, cells[i + 1][1] - y0
+                if abs(dx) + abs(dy) == 1:  # (a hand-drawn path may jump: a box a square)
+                    j += 1
+                    while j + 1 < n and (
+                        cells[j + 1][0] - cells[j][0],
+                        cells[j + 1][1] - cells[j][1],
+                    ) == (dx, dy):
+                        j += 1
+            x1, y1 = cells[j]
+            xs = range(min(x0, x1) - 1, max(x0, x1) + 2)
+            beside.update(product(xs, range(min(y0, y1) - 1, max(y0, y1) + 2)))
+            i = j if j > i and j < n - 1 else j + 1  # the next run starts at the turn
 
     def clear(self, path: list[Cell], a: int, b: int) -> bool:
         """Whether a path keeps off rooms and corridors with a square of rock between (rooms
