@@ -86,24 +86,30 @@ def door_ok(box: Box, cell: Cell, side: str) -> bool:
 def doorways_of(plan: LevelPlan) -> set[Cell]:
     """The room squares just inside a level's doorways (a stair there would block them)."""
     out: set[Cell] = set()
-    boxes = list(plan.boxes.values())
     rooms = plan.occupancy.room if plan.occupancy is not None else {}
     for route in plan.routes.values():
         x, y, side = route.door
-        out.add((x, y))
         sx, sy = STEP[side]
+        out.add((x, y))
         out.add((x + sx, y + sy))
-        for end in (route.path[:1] + route.path[-1:]) if route.path else []:
-            for dx, dy in STEP.values():
-                q = (end[0] + dx, end[1] + dy)
-                if q in rooms:
-                    out.add(q)
-    for box in boxes:
-        for cell in plan.entry.get(box.id, [])[:1]:
-            for dx, dy in STEP.values():
-                q = (cell[0] + dx, cell[1] + dy)
-                if box.contains(q):
-                    out.add(q)
+        path = route.path
+        if path:
+            # The squares of a room round each end of the corridor.
+            for ex, ey in (path[0], path[-1]):
+                out.update(
+                    q
+                    for q in ((ex + 1, ey), (ex - 1, ey), (ex, ey + 1), (ex, ey - 1))
+                    if q in rooms
+                )
+    for box in plan.boxes.values():
+        entry = plan.entry.get(box.id)
+        if entry:
+            ex, ey = entry[0]
+            out.update(
+                q
+                for q in ((ex + 1, ey), (ex - 1, ey), (ex, ey + 1), (ex, ey - 1))
+                if box.contains(q)
+            )
     return out
 
 
