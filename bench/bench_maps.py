@@ -55,6 +55,21 @@ def sites_per_second(tables: TableSet, count: int, clock=time.perf_counter) -> f
     return count / (clock() - start)
 
 
+def reference_rate(clock=time.perf_counter) -> float:  # noqa: ANN001
+    """Thousands of steps a second of a fixed pure-Python loop (tuples into a dict and a set,
+    as the planner works): the machine's own speed at the moment, measured beside the sites.
+    These machines are shared and their speed swings by half from hour to hour; the ratio of
+    sites to this loop holds still where the raw figure does not."""
+    start = clock()
+    seen: dict[tuple[int, int], int] = {}
+    near: set[tuple[int, int]] = set()
+    for i in range(100_000):
+        cell = (i % 97, i % 89)
+        seen[cell] = seen.get(cell, 0) + 1
+        near.add((cell[0] + 1, cell[1]))
+    return 100 / (clock() - start)
+
+
 def wall(cmd: list[str], env: dict[str, str]) -> float:
     start = time.perf_counter()
     subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
@@ -75,10 +90,16 @@ def main(quick: bool = False) -> None:
     emit("layout + SVG, 36-room site", statistics.median(layout_and_svg_ms(big)), "ms", target=200)
     emit("  the same, CPU time", statistics.median(layout_and_svg_ms(big, cpu)), "ms", target=200)
     count = 200 if quick else 1000
-    runs = [sites_per_second(tables, count) for _ in range(5)]
-    emit("six-room sites with their plan", statistics.median(runs), "sites/s", target=1000)
+    walls, refs = [], []
+    for _ in range(5):  # each run beside the reference loop, so both see the same machine
+        refs.append(reference_rate())
+        walls.append(sites_per_second(tables, count))
+    emit("six-room sites with their plan", statistics.median(walls), "sites/s", target=1000)
     runs = [sites_per_second(tables, count, cpu) for _ in range(5)]
     emit("  the same, CPU time", statistics.median(runs), "sites/s", target=1000)
+    emit("  reference loop (machine speed)", statistics.median(refs), "k steps/s")
+    ratio = statistics.median(w / f for w, f in zip(walls, refs, strict=True))
+    emit("  sites per k reference steps", ratio, "ratio")
 
     delve = delve_command()
     env = dict(os.environ, DELVE_CACHE_DIR=tempfile.mkdtemp(prefix="delve-bench-"))
