@@ -51,13 +51,16 @@ class Pool:
 
     def only(self, fits: Callable[[Entry], bool]) -> Pool:
         """The entries of this pool that fit, with the weights they have here."""
-        weights = {
-            id(e): c - p
-            for e, c, p in zip(
-                self.entries, self.cumulative, (0.0, *self.cumulative[:-1]), strict=True
-            )
-        }
-        return Pool.of(self.table, (e for e in self.entries if fits(e)), lambda e: weights[id(e)])
+        kept: list[Entry] = []
+        cumulative: list[float] = []
+        total = before = 0.0
+        for e, c in zip(self.entries, self.cumulative, strict=True):
+            w, before = c - before, c  # (its weight: what it adds to the running total)
+            if w > 0 and fits(e):
+                total += w
+                kept.append(e)
+                cumulative.append(total)
+        return Pool(self.table, tuple(kept), tuple(cumulative))
 
     def pick(self, rng: Rng, used: set[int] | frozenset[int]) -> Entry | None:
         """An entry not in `used` (ids), by weight; None when every one is used."""
@@ -159,16 +162,17 @@ def _room_tags(
     return found
 
 
-def _room_rows(
-    tables: TableSet, table_id: str
-) -> dict[int, tuple[bool, frozenset[str], frozenset[str]]]:
-    """(fits every room, place tags, tags of who is there) by entry id (once per TableSet)."""
-    key = ("room-rows", table_id)
+def _room_fit(
+    tables: TableSet, table_id: str, room: frozenset[str], kinds: frozenset[str]
+) -> frozenset[int]:
+    """Ids of the table's entries that fit a room of these place tags and occupant kinds
+    (once per TableSet): a draw is then kept by one look-up."""
+    key = ("room-fit", table_id, room, kinds)
     found = tables.derived.get(key)
     if found is None:
-        found = tables.derived[key] = {
-            id(r[0]): (r[2], r[4], r[5]) for r in _room_tags(tables, table_id)
-        }
+        found = tables.derived[key] = frozenset(
+            id(r[0]) for r in _room_tags(tables, table_id) if _fits((r[2], r[4], r[5]), room, kinds)
+        )
     return found
 
 
@@ -332,7 +336,6 @@ class Deck:
         """An entry fitting the room (its type's places, its occupants); when those are spent,
         one fitting the site's places, whoever is there; then any of the site's worlds."""
         tables = self.tables
-        moods = mood_words(tables, table_id, self.moods)
         # Drawn by weight from everything the site's worlds and moods allow, and kept only when
         # it fits the room: the same odds as a pool of the room's own, without making a pool
         # for every kind of room (a few draws cost less than a pool each room type).
@@ -340,14 +343,15 @@ class Deck:
         used = self.used.get(table_id)
         if used is None:
             used = self.used[table_id] = set()
-        read = _room_rows(tables, table_id)
+        fit = _room_fit(tables, table_id, room, kinds)
         for _ in range(DRAWS):
             e = every.pick(rng, used)
             if e is None:
                 break
-            if _fits(read[id(e)], room, kinds):
+            if id(e) in fit:
                 used.add(id(e))
                 return e
+        moods = mood_words(tables, table_id, self.moods)
         site = room_pool(tables, table_id, self.worlds, self.place_set, None, moods)
         return self.entry(
             table_id, rng, self.for_room(table_id, room, kinds), more=(site, self.fitting(table_id))

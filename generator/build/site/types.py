@@ -204,8 +204,9 @@ def pools(tables: TableSet, theme: Theme, what_tags: tuple[str, ...]) -> TypePoo
     found = tables.derived.get(key)
     if found is None:
         what = frozenset(what_tags)
+        ours = {id(e) for e in tables.entries(TYPES_TABLE) if not what.isdisjoint(e.tags)}
         found = tables.derived[key] = TypePools(
-            {r: p.only(lambda e: not what.isdisjoint(e.tags)) for r, p in theme_pools.items()},
+            {r: p.only(lambda e: id(e) in ours) for r, p in theme_pools.items()},
             theme_pools,
             every,
         )
