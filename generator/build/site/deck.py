@@ -67,10 +67,34 @@ class Pool:
         entries = self.entries
         if not entries:
             return None
-        cumulative, total, random = self.cumulative, self.total, rng.random
-        e = entries[bisect_right(cumulative, random() * total)]
+        e = entries[bisect_right(self.cumulative, rng.random() * self.total)]
         if id(e) not in used:  # (nearly always, the first time)
             return e
+        return self._again(rng, used)
+
+    def pick_in(
+        self, rng: Rng, used: set[int] | frozenset[int], fit: frozenset[int], draws: int
+    ) -> Entry | None:
+        """The first of up to `draws` picks (each as `pick` makes it) whose id is in `fit`;
+        None when none is, or every entry is used. (One call for a room's few draws.)"""
+        entries = self.entries
+        if not entries:
+            return None
+        cumulative, total, random = self.cumulative, self.total, rng.random
+        for _ in range(draws):
+            e = entries[bisect_right(cumulative, random() * total)]
+            if id(e) in used:
+                e = self._again(rng, used)
+                if e is None:
+                    return None
+            if id(e) in fit:
+                return e
+        return None
+
+    def _again(self, rng: Rng, used: set[int] | frozenset[int]) -> Entry | None:
+        """The rest of a pick whose first draw was used: a few draws more, then by weight
+        among the entries left."""
+        entries, cumulative, total, random = self.entries, self.cumulative, self.total, rng.random
         for _ in range(TRIES - 1):
             e = entries[bisect_right(cumulative, random() * total)]
             if id(e) not in used:
@@ -343,14 +367,10 @@ class Deck:
         used = self.used.get(table_id)
         if used is None:
             used = self.used[table_id] = set()
-        fit = _room_fit(tables, table_id, room, kinds)
-        for _ in range(DRAWS):
-            e = every.pick(rng, used)
-            if e is None:
-                break
-            if id(e) in fit:
-                used.add(id(e))
-                return e
+        e = every.pick_in(rng, used, _room_fit(tables, table_id, room, kinds), DRAWS)
+        if e is not None:
+            used.add(id(e))
+            return e
         moods = mood_words(tables, table_id, self.moods)
         site = room_pool(tables, table_id, self.worlds, self.place_set, None, moods)
         return self.entry(
