@@ -274,7 +274,11 @@ class Deck:
         self.place_set = frozenset(self.places)
         self.worlds = EXCLUSIVE.intersection(self.places)  # the exclusive places it names
         self.used: dict[str, set[int]] = {}
-        self._fitting: dict[str, Pool] = {}
+        # Its pools by table, which follow from the places and moods alone: shared by every
+        # deck of those (once per TableSet, not once a site).
+        self._fitting: dict[str, Pool] = tables.derived.setdefault(
+            ("deck-pools", self.places, self.moods), {}
+        )
 
     def fitting(self, table_id: str) -> Pool:
         """The table's entries that fit the site's places."""
