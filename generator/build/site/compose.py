@@ -568,7 +568,7 @@ class Composer:
             if not hoard and self._promises(entry):
                 continue
             text = _capital(self.tables.fill(NAMES, entry.template, rng, vars).strip())
-            if not text or len(OF.findall(text)) > 1:
+            if not text or (text.lower().count("of") > 1 and len(OF.findall(text)) > 1):
                 continue  # (not "The hall of frozen figures of the shadowed figure")
             name = text
             if text not in self.names:
