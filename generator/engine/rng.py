@@ -77,9 +77,17 @@ class Rng:
 
     def _start(self, address: str) -> None:
         self.address = address
-        self._random = random.Random(_seed_int(address))
-        # Bound once: the hot path of every dice and table roll.
-        self.random = self._random.random
+        # Seeded at its first draw: a stream that only names parts (<seed>/plan) seeds none.
+        self._random: random.Random | None = None
+        self.random = self._first
+
+    def _first(self) -> float:
+        """A draw that seeds the stream first (kept by callers that bound `random` early)."""
+        if self._random is None:
+            self._random = random.Random(_seed_int(self.address))
+            # Bound once: the hot path of every dice and table roll.
+            self.random = self._random.random
+        return self._random.random()
 
     def child(self, label: str) -> Rng:
         """The independent stream for a named part (``label`` may hold '/')."""

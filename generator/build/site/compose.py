@@ -158,6 +158,7 @@ class Composer:
         theme = self.theme
         self.types: dict[int, _Type] = cache.setdefault(("types", theme.key, theme.builds), {})
         self._worlds: frozenset[str] | None = None  # the theme's worlds some condition is of
+        self._site: tuple[Pool, dict[int, _Row]] | None = None  # its conditions (every room's)
 
     # ---------------------------------------------------------------- what is read once
 
@@ -306,6 +307,8 @@ class Composer:
 
     def _site_conditions(self) -> tuple[Pool, dict[int, _Row]]:
         """The conditions the theme's moods and worlds allow, and each one's row by id."""
+        if self._site is not None:  # (read once a site, not once a room)
+            return self._site
         rows = self._condition_rows()
         moods = self._mood_words()
         worlds = self._worlds
@@ -323,6 +326,7 @@ class Composer:
                 Pool.of(CONDITIONS, (r[0] for r in kept), lambda e: e.weight),
                 {id(r[0]): r for r in kept},
             )
+        self._site = found
         return found
 
     def _deal_condition(
@@ -564,7 +568,7 @@ class Composer:
             if not hoard and self._promises(entry):
                 continue
             text = _capital(self.tables.fill(NAMES, entry.template, rng, vars).strip())
-            if not text or len(OF.findall(text)) > 1:
+            if not text or (text.lower().count("of") > 1 and len(OF.findall(text)) > 1):
                 continue  # (not "The hall of frozen figures of the shadowed figure")
             name = text
             if text not in self.names:

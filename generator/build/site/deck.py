@@ -51,23 +51,50 @@ class Pool:
 
     def only(self, fits: Callable[[Entry], bool]) -> Pool:
         """The entries of this pool that fit, with the weights they have here."""
-        weights = {
-            id(e): c - p
-            for e, c, p in zip(
-                self.entries, self.cumulative, (0.0, *self.cumulative[:-1]), strict=True
-            )
-        }
-        return Pool.of(self.table, (e for e in self.entries if fits(e)), lambda e: weights[id(e)])
+        kept: list[Entry] = []
+        cumulative: list[float] = []
+        total = before = 0.0
+        for e, c in zip(self.entries, self.cumulative, strict=True):
+            w, before = c - before, c  # (its weight: what it adds to the running total)
+            if w > 0 and fits(e):
+                total += w
+                kept.append(e)
+                cumulative.append(total)
+        return Pool(self.table, tuple(kept), tuple(cumulative))
 
     def pick(self, rng: Rng, used: set[int] | frozenset[int]) -> Entry | None:
         """An entry not in `used` (ids), by weight; None when every one is used."""
         entries = self.entries
         if not entries:
             return None
-        cumulative, total, random = self.cumulative, self.total, rng.random
-        e = entries[bisect_right(cumulative, random() * total)]
+        e = entries[bisect_right(self.cumulative, rng.random() * self.total)]
         if id(e) not in used:  # (nearly always, the first time)
             return e
+        return self._again(rng, used)
+
+    def pick_in(
+        self, rng: Rng, used: set[int] | frozenset[int], fit: frozenset[int], draws: int
+    ) -> Entry | None:
+        """The first of up to `draws` picks (each as `pick` makes it) whose id is in `fit`;
+        None when none is, or every entry is used. (One call for a room's few draws.)"""
+        entries = self.entries
+        if not entries:
+            return None
+        cumulative, total, random = self.cumulative, self.total, rng.random
+        for _ in range(draws):
+            e = entries[bisect_right(cumulative, random() * total)]
+            if id(e) in used:
+                e = self._again(rng, used)
+                if e is None:
+                    return None
+            if id(e) in fit:
+                return e
+        return None
+
+    def _again(self, rng: Rng, used: set[int] | frozenset[int]) -> Entry | None:
+        """The rest of a pick whose first draw was used: a few draws more, then by weight
+        among the entries left."""
+        entries, cumulative, total, random = self.entries, self.cumulative, self.total, rng.random
         for _ in range(TRIES - 1):
             e = entries[bisect_right(cumulative, random() * total)]
             if id(e) not in used:
@@ -159,16 +186,17 @@ def _room_tags(
     return found
 
 
-def _room_rows(
-    tables: TableSet, table_id: str
-) -> dict[int, tuple[bool, frozenset[str], frozenset[str]]]:
-    """(fits every room, place tags, tags of who is there) by entry id (once per TableSet)."""
-    key = ("room-rows", table_id)
+def _room_fit(
+    tables: TableSet, table_id: str, room: frozenset[str], kinds: frozenset[str]
+) -> frozenset[int]:
+    """Ids of the table's entries that fit a room of these place tags and occupant kinds
+    (once per TableSet): a draw is then kept by one look-up."""
+    key = ("room-fit", table_id, room, kinds)
     found = tables.derived.get(key)
     if found is None:
-        found = tables.derived[key] = {
-            id(r[0]): (r[2], r[4], r[5]) for r in _room_tags(tables, table_id)
-        }
+        found = tables.derived[key] = frozenset(
+            id(r[0]) for r in _room_tags(tables, table_id) if _fits((r[2], r[4], r[5]), room, kinds)
+        )
     return found
 
 
@@ -246,7 +274,11 @@ class Deck:
         self.place_set = frozenset(self.places)
         self.worlds = EXCLUSIVE.intersection(self.places)  # the exclusive places it names
         self.used: dict[str, set[int]] = {}
-        self._fitting: dict[str, Pool] = {}
+        # Its pools by table, which follow from the places and moods alone: shared by every
+        # deck of those (once per TableSet, not once a site).
+        self._fitting: dict[str, Pool] = tables.derived.setdefault(
+            ("deck-pools", self.places, self.moods), {}
+        )
 
     def fitting(self, table_id: str) -> Pool:
         """The table's entries that fit the site's places."""
@@ -332,7 +364,6 @@ class Deck:
         """An entry fitting the room (its type's places, its occupants); when those are spent,
         one fitting the site's places, whoever is there; then any of the site's worlds."""
         tables = self.tables
-        moods = mood_words(tables, table_id, self.moods)
         # Drawn by weight from everything the site's worlds and moods allow, and kept only when
         # it fits the room: the same odds as a pool of the room's own, without making a pool
         # for every kind of room (a few draws cost less than a pool each room type).
@@ -340,14 +371,11 @@ class Deck:
         used = self.used.get(table_id)
         if used is None:
             used = self.used[table_id] = set()
-        read = _room_rows(tables, table_id)
-        for _ in range(DRAWS):
-            e = every.pick(rng, used)
-            if e is None:
-                break
-            if _fits(read[id(e)], room, kinds):
-                used.add(id(e))
-                return e
+        e = every.pick_in(rng, used, _room_fit(tables, table_id, room, kinds), DRAWS)
+        if e is not None:
+            used.add(id(e))
+            return e
+        moods = mood_words(tables, table_id, self.moods)
         site = room_pool(tables, table_id, self.worlds, self.place_set, None, moods)
         return self.entry(
             table_id, rng, self.for_room(table_id, room, kinds), more=(site, self.fitting(table_id))

@@ -61,33 +61,26 @@ def _options(
         heads = [i for i in ((leaders or list(members)) if lair else others) if i not in shun]
     xp = [x for x, _ in roster]
     tolerance = target * XP_TOLERANCE
-    out: list[Group] = []
-    seen: set[Group] = set()
+    most_alone = 1 if alone else MAX_HEADS
+    out: list[Group] = []  # (no two alike: each differs in its head, counts or follower)
     for head in heads:
         xl = xp[head]
         n = round(target / xl)
         for count in (n - 1, n, n + 1):
-            if 1 <= count <= (1 if alone else MAX_HEADS) and abs(xl * count - target) <= tolerance:
-                group: Group = ((head, count),)
-                if group not in seen:
-                    seen.add(group)
-                    out.append(group)
+            if 1 <= count <= most_alone and abs(xl * count - target) <= tolerance:
+                out.append(((head, count),))
+        # Who can follow it: another member, no stronger, not shunned (the same for every count).
+        followers = [(f, xp[f]) for f in members if f != head and xp[f] <= xl and f not in shun]
         for n_lead in (1,) if alone else (1, 2, 3, 4):
             rest = target - xl * n_lead
             if rest <= 0:
                 break
             most = MAX_HEADS - n_lead
-            for follower in members:
-                xf = xp[follower]
-                if follower == head or xf > xl or follower in shun:
-                    continue
+            for follower, xf in followers:
                 n = round(rest / xf)
                 for count in (n - 1, n, n + 1):
-                    if 2 <= count <= most and abs(xl * n_lead + xf * count - target) <= tolerance:
-                        group = ((head, n_lead), (follower, count))
-                        if group not in seen:
-                            seen.add(group)
-                            out.append(group)
+                    if 2 <= count <= most and abs(xf * count - rest) <= tolerance:
+                        out.append(((head, n_lead), (follower, count)))
     return tuple(out)
 
 

@@ -103,20 +103,19 @@ class Stocker:
         treasure = TREASURE_PER_LEVEL * party_level
         lair_value = round(treasure * rng.choice((0.5, 0.6, 0.7)))
         everyone = lair + guards
+        # A sense tagged `occupied` (a cook-pot, a tended candle) needs someone who cooks and
+        # tends: social occupants, not centipedes.
+        who = {
+            role: OCCUPIED if any(m.kind == "social" for m, _ in holders) else EMPTY
+            for role, holders in (("monsters_with_treasure", lair), ("monsters", guards))
+        }
         rooms: list[Room] = []
         for pos, what in enumerate(contents):
             # Room rolls come from the level's stream; each hoard gets a stream of its own at
             # <level>/room/N/hoard, so `delve hoard --seed` can reproduce it.
             rt = types[pos]
             here = rt.places  # what the room's things must fit: its type's places first
-            # A sense tagged `occupied` (a cook-pot, a tended candle) needs someone who cooks
-            # and tends: social occupants, not centipedes.
-            holders = (
-                lair if what == "monsters_with_treasure" else guards if what == "monsters" else []
-            )
-            occupied = any(m.kind == "social" for m, _ in holders)
-            who = OCCUPIED if occupied else EMPTY
-
+            senses = who.get(what, EMPTY)
             room = Room(
                 id=LOOP * (depth - 1) + pos + 1,
                 name=rt.name,
@@ -125,9 +124,9 @@ class Stocker:
                 contents=what,
                 description="",
                 size=rt.entry.get("size", ""),
-                sound=_text(deck, "site/room-sounds", rng, here, who),
-                smell=_text(deck, "site/room-smells", rng, here, who),
-                light=_text(deck, "site/room-lights", rng, here, who),
+                sound=_text(deck, "site/room-sounds", rng, here, senses),
+                smell=_text(deck, "site/room-smells", rng, here, senses),
+                light=_text(deck, "site/room-lights", rng, here, senses),
                 entrance=depth == 1 and pos == 0,
                 seed=f"{rng.address}/room/{pos + 1}",
                 shape=rt.entry.get("shape", "rect"),

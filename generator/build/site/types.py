@@ -198,14 +198,26 @@ def _theme_pools(tables: TableSet, theme: Theme) -> tuple[dict[str, Pool], dict[
     return found
 
 
+def _tagged(tables: TableSet, tags: tuple[str, ...]) -> set[int]:
+    """Ids of the types with any of the tags, from an index of the types by tag (once per
+    TableSet): a theme's first site with a new history looks up its tags, not every type."""
+    index = tables.derived.get("type-tags")
+    if index is None:
+        index = tables.derived["type-tags"] = {}
+        for e in tables.entries(TYPES_TABLE):
+            for tag in e.tags:
+                index.setdefault(tag, set()).add(id(e))
+    return set().union(*(index.get(tag, ()) for tag in tags))
+
+
 def pools(tables: TableSet, theme: Theme, what_tags: tuple[str, ...]) -> TypePools:
     theme_pools, every = _theme_pools(tables, theme)
     key = f"type-pools/{theme.key}/{','.join(theme.places)}/what/{','.join(what_tags)}"
     found = tables.derived.get(key)
     if found is None:
-        what = frozenset(what_tags)
+        ours = _tagged(tables, what_tags)
         found = tables.derived[key] = TypePools(
-            {r: p.only(lambda e: not what.isdisjoint(e.tags)) for r, p in theme_pools.items()},
+            {r: p.only(lambda e: id(e) in ours) for r, p in theme_pools.items()},
             theme_pools,
             every,
         )
