@@ -15,6 +15,7 @@ scale it prints the map at.
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
 from generator.model.site import Site
 from generator.plan.geometry import Door, LevelGeometry, Stair, level_geometry
@@ -216,15 +217,24 @@ def _hatching(
     for x, y in sorted(band):
         if not (0 <= x < size[0] and 0 <= y < size[1]):
             continue
-        angle = HATCH_ANGLES[(x * 7 + y * 11 + (x * y) % 3) % 4]
-        dx, dy = math.cos(angle), math.sin(angle)
-        nx, ny = -dy, dx
-        for k in (-0.33, -0.11, 0.11, 0.33):
-            cx, cy = x + 0.5 + nx * k, y + 0.5 + ny * k
-            seg = _clip_line((cx, cy), (dx, dy), (x + 0.06, y + 0.06, x + 0.94, y + 0.94))
-            if seg:
-                out.append(seg)
+        for (ax, ay), (bx, by) in _strokes((x * 7 + y * 11 + (x * y) % 3) % 4):
+            out.append(((x + ax, y + ay), (x + bx, y + by)))
     return out
+
+
+@lru_cache(maxsize=len(HATCH_ANGLES))
+def _strokes(turn: int) -> tuple[tuple[Point, Point], ...]:
+    """The strokes of a square of rock hatched at HATCH_ANGLES[turn], in the square's own
+    coordinates (each square has one of four patterns: worked out once, then moved)."""
+    angle = HATCH_ANGLES[turn]
+    dx, dy = math.cos(angle), math.sin(angle)
+    nx, ny = -dy, dx
+    out = []
+    for k in (-0.33, -0.11, 0.11, 0.33):
+        seg = _clip_line((0.5 + nx * k, 0.5 + ny * k), (dx, dy), (0.06, 0.06, 0.94, 0.94))
+        if seg:
+            out.append(seg)
+    return tuple(out)
 
 
 def _clip_line(

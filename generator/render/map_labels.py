@@ -289,7 +289,11 @@ def stair_label(
     # reads as another's. Else, never seen, over whatever is there.
     best: tuple[float, Box, list[str]] | None = None
     for lines, worse in (([text], 0.0), (text.split(" ", 1), STACKED_COST)):
-        found = _stair_label_box(stair, geo, size, lines, placed, floor)
+        # The stacked label need only be looked for where it could still win.
+        limit = math.inf if best is None else best[0] - worse
+        if limit <= 0:
+            break
+        found = _stair_label_box(stair, geo, size, lines, placed, floor, limit)
         if found is not None and (best is None or found[0] + worse < best[0]):
             best = (found[0] + worse, found[1], lines)
     if best is None:
@@ -329,9 +333,10 @@ def _stair_label_box(
     lines: list[str],
     placed: Placed,
     floor: set[tuple[int, int]],
+    limit: float = math.inf,
 ) -> tuple[float, Box] | None:
     """The best clear place for a stair label of these lines and its score (its distance from
-    the symbol, more on the rock), or None."""
+    the symbol, more on the rock), or None; only a place scoring under `limit` counts."""
     tw = max(text_width(line, size) for line in lines)
     x, y = stair.cell
     room = next((r for r in geo.rooms if r.id == stair.room), None)
@@ -349,7 +354,7 @@ def _stair_label_box(
     prev = -1.0
     counts: tuple[SquareCount, SquareCount] | None = None
     for reach in (REACH / 2, REACH, 2 * REACH):
-        if best is not None and best[0] <= prev:
+        if (best is not None and best[0] <= prev) or limit <= prev:
             break
         rows = round(2 * reach) + 1
         area = (
@@ -389,13 +394,15 @@ def _stair_label_box(
                         candidates.append((d, abs(k), left, box))
         candidates.sort(key=lambda c: c[:3])
         for d, _k, _left, box in candidates:
-            if best is not None and d >= best[0]:
+            if (best is not None and d >= best[0]) or d >= limit:
                 break  # sorted by distance: nothing further on can do better
             if box[0] < 0.1 or box[1] < 0.1 or box[2] > w - 0.1 or box[3] > h - 0.1:
                 continue
             mine, squares = in_room.under(grow(box, STAIR_PAD))
             if mine == squares:
                 score = d
+            elif d + ROCK_COST >= min(limit, best[0] if best is not None else limit):
+                continue  # on the rock it could not do better than what is found
             elif on_floor.under(grow(box, ROCK_PAD))[0] == 0:
                 # On the rock, and nearer its own room than any other, so it reads as its own.
                 score = d + ROCK_COST
@@ -405,7 +412,7 @@ def _stair_label_box(
                     score += ROCK_COST
             else:
                 continue
-            if (best is None or score < best[0]) and near.free(box):
+            if (best is None or score < best[0]) and score < limit and near.free(box):
                 best = (score, box)
         prev = reach
     return best

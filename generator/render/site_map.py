@@ -76,9 +76,10 @@ def site_png(site: Site) -> MapFiles:
 
     options = current()
     check_ppg(options.ppg)
-    # Each level is compressed on a second thread while the next is drawn (zlib runs without
-    # the interpreter lock): the same bytes, in about two thirds of the time on two cores.
-    with ThreadPoolExecutor(max_workers=1) as encoder:
+    # Each level is compressed on other threads while the next is drawn (zlib runs without the
+    # interpreter lock): the same bytes, in about two thirds of the time on two cores. Two
+    # of them, so the last levels' compressing, which outlasts the drawing, is shared out.
+    with ThreadPoolExecutor(max_workers=2) as encoder:
         pending = [
             encoder.submit(
                 encode_png, paint(level_drawing(site, depth, players=options.players), options.ppg)
