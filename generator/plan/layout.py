@@ -383,8 +383,9 @@ def _separate(
         worst = None
         for a, b, need, touching, ba, bb in pairs:
             # The gap between the two along each axis (negative: they overlap along it).
-            gx = max(xs[b] - xs[a] - ba.w, xs[a] - xs[b] - bb.w)
-            gy = max(ys[b] - ys[a] - ba.h, ys[a] - ys[b] - bb.h)
+            dx, dy = xs[b] - xs[a], ys[b] - ys[a]
+            gx = dx - ba.w if dx - ba.w > -dx - bb.w else -dx - bb.w
+            gy = dy - ba.h if dy - ba.h > -dy - bb.h else -dy - bb.h
             g = gx if gx > gy else gy
             if g >= need or (touching and (gx if gx < gy else gy) < 0 <= g):
                 continue

@@ -78,8 +78,11 @@ class Occupancy:
                     ) == (dx, dy):
                         j += 1
             x1, y1 = cells[j]
-            xs = range(min(x0, x1) - 1, max(x0, x1) + 2)
-            beside.update(product(xs, range(min(y0, y1) - 1, max(y0, y1) + 2)))
+            if x1 < x0:
+                x0, x1 = x1, x0
+            if y1 < y0:
+                y0, y1 = y1, y0
+            beside.update(product(range(x0 - 1, x1 + 2), range(y0 - 1, y1 + 2)))
             i = j if j > i and j < n - 1 else j + 1  # the next run starts at the turn
 
     def clear(self, path: list[Cell], a: int, b: int) -> bool:
