@@ -17,7 +17,6 @@ line up.
 from __future__ import annotations
 
 import statistics
-from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from generator.engine.rng import Rng
@@ -127,26 +126,54 @@ FREE_TRIES = 6  # templates tried with straight corridors before letting the rou
 PINNED_TRIES = 24  # ... for a level whose rooms must lie under the level above
 
 
-@dataclass
 class Link:
-    """One way round the ring, in template space (a -> b is the template's direction)."""
+    """One way round the ring, in template space (a -> b is the template's direction). (A
+    plain class: a level makes a dozen or more, and a dataclass's __init__ costs twice this.)"""
 
-    a: int
-    b: int
-    index: int  # which of the level's ring connections
-    kind: str
-    form: str
-    exit: str
-    entry: str
-    da: int = 0  # door offset along a's exit side
-    db: int = 0  # ... and along b's entry side
-    leg1: int = 0  # straight: squares of corridor (0: a door in a shared wall); L: first leg
-    leg2: int = 0  # L: second leg; a loop: the corridor's length
-    outer: str = ""  # a very long way between neighbours: a loop out of this side of both
+    __slots__ = (
+        "a",
+        "b",
+        "index",
+        "kind",
+        "form",
+        "exit",
+        "entry",
+        "da",
+        "db",
+        "leg1",
+        "leg2",
+        "outer",
+    )
+
+    def __init__(
+        self,
+        a: int,
+        b: int,
+        index: int,  # which of the level's ring connections
+        kind: str,
+        form: str,
+        exit: str,
+        entry: str,
+        da: int = 0,  # door offset along a's exit side
+        db: int = 0,  # ... and along b's entry side
+        leg1: int = 0,  # straight: squares of corridor (0: a door in a shared wall); L: first leg
+        leg2: int = 0,  # L: second leg; a loop: the corridor's length
+        outer: str = "",  # a very long way between neighbours: a loop out of this side of both
+    ) -> None:
+        self.a, self.b, self.index, self.kind, self.form = a, b, index, kind, form
+        self.exit, self.entry, self.da, self.db = exit, entry, da, db
+        self.leg1, self.leg2, self.outer = leg1, leg2, outer
 
     @property
     def long(self) -> bool:
         return self.kind == "long_corridor"
+
+    def straightened(self) -> Link:
+        """The same link, its very long corridor stretching the ring instead of looping out."""
+        k = self
+        return Link(
+            k.a, k.b, k.index, k.kind, k.form, k.exit, k.entry, k.da, k.db, k.leg1, k.leg2, ""
+        )
 
 
 class Pin:
@@ -474,7 +501,7 @@ def layout_ring(
             slots, tboxes, links, core, tpins = rolled[k]
             if mode == LOOSE:
                 # Last resort: very long corridors stretch the ring instead of looping out.
-                links = [replace(k2, outer="") for k2 in links]
+                links = [k2.straightened() for k2 in links]
             X, Y = _constraints(template, links, tboxes, tpins, mode, core)
             solved = _separate(template, links, tboxes, X, Y)
             if solved is None:

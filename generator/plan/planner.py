@@ -96,7 +96,9 @@ def plan_site(site: Site, rng: Rng) -> None:
     index = 0
     while index < len(levels):
         depth = levels[index]
-        snaps[index] = snapshot()
+        last = index == len(levels) - 1
+        if not last:  # (kept for a level below that sends the planner back up)
+            snaps[index] = snapshot()
         lrng = rng.child(f"level/{depth}")
         if restacks.get(index):
             lrng = lrng.child(f"restack/{restacks[index]}")
@@ -147,7 +149,8 @@ def plan_site(site: Site, rng: Rng) -> None:
             c.path, c.door, c.at, c.to_at = route.path, route.door, None, None
         if way is not None:  # (only the top level, which no way from above reaches)
             store_entrance(rooms, plan, way[0])
-        doorways[depth] = doorways_of(plan)
+        if links or not last:  # (read by the ways between levels, here and below)
+            doorways[depth] = doorways_of(plan)
         for _, c, here, there in links:
             lower, upper = plan.boxes[here], placed[there]
             level = rooms_by_id[there].level
