@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from generator.plan import shapes
 
 Cell = tuple[int, int]
@@ -14,16 +12,36 @@ TRANSPOSED = {"n": "w", "w": "n", "e": "s", "s": "e"}
 DOOR_KINDS = {"locked_door": "locked", "hidden_door": "secret"}
 
 
-@dataclass
 class Box:
-    id: int
-    w: int
-    h: int
-    shape: str = "rect"
-    cells: frozenset[Cell] | None = None  # a cave's floor, relative to the box
-    x: int = 0
-    y: int = 0
-    _doors: dict[str, tuple[int, ...]] = field(default_factory=dict, repr=False)
+    """A room as the plan lays it out: its size and shape, where it stands, and (worked out
+    as asked) where on each side a door may go. (A plain class: a level makes dozens while it
+    tries layouts, and a dataclass's __init__ costs twice as much.)"""
+
+    __slots__ = ("id", "w", "h", "shape", "cells", "x", "y", "_doors")
+
+    def __init__(
+        self,
+        id: int,
+        w: int,
+        h: int,
+        shape: str = "rect",
+        cells: frozenset[Cell] | None = None,  # a cave's floor, relative to the box
+        x: int = 0,
+        y: int = 0,
+    ) -> None:
+        self.id, self.w, self.h, self.shape, self.cells, self.x, self.y = (
+            id,
+            w,
+            h,
+            shape,
+            cells,
+            x,
+            y,
+        )
+        self._doors: dict[str, tuple[int, ...]] = {}
+
+    def __repr__(self) -> str:
+        return f"Box({self.id}, {self.w}x{self.h} {self.shape} at {self.x},{self.y})"
 
     def doors(self, side: str) -> tuple[int, ...]:
         got = self._doors.get(side)
@@ -49,10 +67,15 @@ class Box:
         return (self.x + dx, self.y + dy)
 
     def outside(self, side: str, offset: int) -> Cell:
-        """The square just outside the wall at `offset` along `side`."""
-        x, y = self.door_cell(side, offset)
-        sx, sy = STEP[side]
-        return (x + sx, y + sy)
+        """The square just outside the wall at `offset` along `side` (door_cell, a step out:
+        written out, as the routing asks it thousands of times a site)."""
+        if side == "n":
+            return (self.x + offset, self.y - 1)
+        if side == "s":
+            return (self.x + offset, self.y + self.h)
+        if side == "w":
+            return (self.x - 1, self.y + offset)
+        return (self.x + self.w, self.y + offset)
 
     def cells_abs(self) -> list[Cell]:
         return [(self.x + x, self.y + y) for x in range(self.w) for y in range(self.h)]
