@@ -48,6 +48,12 @@ def test_unreadable_json_is_one_line(tmp_path, bounded, raw, says):
         ("level", 0, "site.level: must be 1 to 30"),
         ("level", 1_000_000, "site.level: must be 1 to 30"),
         ("rooms.1.monsters", [{"name": "x", "count": 10**9, "xp_each": 1}], "count"),
+        # Each XP within bounds, their total (written back as totals.monster_xp) past them.
+        (
+            "rooms.1.monsters",
+            [{"name": "x", "count": 100, "xp_each": 10**12}],
+            "site.rooms: the monsters' XP add up to a number of 15 digits, more than 1,000,000,",
+        ),
         ("seed", "x" * 200_000, "site.seed: a seed of 200,000 characters (at most 1,100)"),
         ("history_text", "x" * 200_000, "site.history_text: text of 200,000 characters"),
     ],
@@ -135,6 +141,22 @@ def test_region_numbers_past_what_the_generator_makes_are_one_line(
     with bounded(seconds=60, memory_mb=512):
         code, _, err = render(write(tmp_path, doc), "html", tmp_path / "r.html")
     assert_one_line(code, err, says)
+
+
+def test_a_lair_whose_monsters_add_up_past_any_number_is_one_line(tmp_path, bounded, region_doc):
+    """Each group's XP within bounds, the lair's total (which the document carries) past them:
+    Delve wrote it and then could not read it back."""
+    at = next(
+        i
+        for i, h in enumerate(region_doc["hexes"])
+        if (h.get("lair") or {}).get("form") == "room" and h["lair"]["monsters"]
+    )
+    group = dict(region_doc["hexes"][at]["lair"]["monsters"][0], count=100, xp_each=10**12)
+    doc = edit(region_doc, f"hexes.{at}.lair.monsters", [group])
+    with bounded(seconds=60, memory_mb=512):
+        code, _, err = render(write(tmp_path, doc), "json", tmp_path / "r.json")
+    assert_one_line(code, err, f"region.hexes[{at}].lair.monsters: the monsters' XP add up to")
+    assert not (tmp_path / "r.json").exists()
 
 
 def test_a_seed_longer_than_the_cli_takes_is_one_line_not_minutes_of_layout(

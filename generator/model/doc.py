@@ -155,3 +155,10 @@ def _pair(value: Any, path: str) -> tuple[int, int]:
     if not all(-MAX_COORD <= v <= MAX_COORD for v in value):
         raise DocumentError(f"{path}: {value!r} is too far out (at most {MAX_COORD:,} squares)")
     return (value[0], value[1])
+
+
+def check_total(total: int, path: str, what: str) -> None:
+    """A sum Delve writes into a document (a site's or a lair's XP) must be a number it reads
+    back: each part may be within MAX_NUMBER and the sum past it."""
+    if abs(total) > MAX_NUMBER:
+        raise DocumentError(f"{path}: {what} add up to {_short(total)}, more than {MAX_NUMBER:,}")

@@ -241,3 +241,5 @@ class Hex:
             raise DocumentError(f"{path}.level: must be 1 to {limits.MAX_LEVEL}, not {self.level}")
         if not 0 <= self.rerolled <= limits.MAX_REROLLS:
             raise DocumentError(f"{path}.rerolled: must be 0 to {limits.MAX_REROLLS}")
+        if self.lair is not None:  # (its total is written back: see site.Site.check)
+            doc.check_total(self.lair.monster_xp, f"{path}.lair.monsters", "the monsters' XP")

@@ -498,6 +498,9 @@ class Site:
                         f"{path}.rooms[{i}].monsters[{j}].count: must be 1 to {limits.MAX_GROUP}"
                     )
             depths.add(r.level)
+        # The totals Delve writes back must be numbers it reads: each XP within bounds may still
+        # add up past them (found by the fuzzer: a document Delve wrote and could not read).
+        doc.check_total(self.monster_xp, f"{path}.rooms", "the monsters' XP")
         missing = sorted(set(range(1, max(depths) + 1)) - depths)
         if missing:
             raise DocumentError(f"{path}.rooms: no room on level {missing[0]} (levels run from 1)")
