@@ -1,7 +1,7 @@
 """Laying one loop of six rooms out on the grid.
 
 A loop is drawn as a ring round a core of solid rock, so it reads as a loop: two rows of three,
-a hexagon, a diamond or a barrel, turned and mirrored and laid along either axis (a template).
+a hexagon, a diamond or a barrel, turned and mirrored and laid along either axis (templates.py).
 Each room of the ring takes one slot; rows are bands that never overlap, rooms within a row keep
 their order, so no two rooms can collide. The template also says how each way round the ring
 is drawn: a straight corridor between rooms side by side ('h') or one above the other ('v'), or
@@ -17,14 +17,13 @@ line up.
 from __future__ import annotations
 
 import statistics
-from functools import lru_cache
 
 from generator.engine.rng import Rng
 from generator.plan import shapes
-from generator.plan.boxes import OPPOSITE, TRANSPOSED, Box, Cell
+from generator.plan.boxes import TRANSPOSED, Box, Cell
 from generator.plan.solver import System
+from generator.plan.templates import RING, Template, ring_link, rolled_variants, slot
 
-RING = 6
 SHORT_GAPS = (1, 2, 2, 3, 3, 3, 4)  # squares of corridor between neighbours (a few feet to 40)
 # FMC Basic's very long corridor, drawn so it reads as one (our measure): at least LONG_MIN
 # squares, and at least LONG_FACTOR times the median of the level's ordinary corridors.
@@ -45,81 +44,6 @@ def long_floor(others: list[int]) -> float:
     return max(LONG_MIN, LONG_FACTOR * statistics.median(others)) if others else LONG_MIN
 
 
-class Template:
-    """A ring's shape: the (row, column) of each slot in ring order, and per link t -> t+1
-    (form, exit side of t, entry side of t+1); for 'h' and 'v' the sides follow from the
-    slots. (Plain classes here and below: a dataclass costs an import on every run.)
-
-    What follows from the slots alone is worked out once: `rows` and `cols`, the pairs of
-    slots next to each other in a row (left, right) or a column (top, bottom) with no slot
-    between, and `sides`, each link's exit and entry sides."""
-
-    __slots__ = ("name", "slots", "links", "rows", "cols", "sides", "last_row", "cols_span")
-
-    def __init__(
-        self,
-        name: str,
-        slots: tuple[tuple[int, int], ...],
-        links: tuple[tuple[str, str, str], ...],
-    ) -> None:
-        self.name, self.slots, self.links = name, slots, links
-        n = len(slots)
-        self.rows = tuple(
-            (a, b)
-            for a in range(n)
-            for b in range(n)
-            if slots[a][0] == slots[b][0]
-            and slots[a][1] < slots[b][1]
-            and not any(
-                slots[t][0] == slots[a][0] and slots[a][1] < slots[t][1] < slots[b][1]
-                for t in range(n)
-            )
-        )
-        self.cols = tuple(
-            (a, b)
-            for a in range(n)
-            for b in range(n)
-            if slots[a][1] == slots[b][1]
-            and slots[a][0] < slots[b][0]
-            and not any(
-                slots[t][1] == slots[a][1] and slots[a][0] < slots[t][0] < slots[b][0]
-                for t in range(n)
-            )
-        )
-        sides = []
-        for t, (form, exit_, entry) in enumerate(links):
-            (ra, ca), (rb, cb) = slots[t], slots[(t + 1) % n]
-            if form == "h":
-                exit_ = "e" if cb > ca else "w"
-                entry = OPPOSITE[exit_]
-            elif form == "v":
-                exit_ = "s" if rb > ra else "n"
-                entry = OPPOSITE[exit_]
-            sides.append((exit_, entry))
-        self.sides = tuple(sides)
-        self.last_row = max(r for r, _ in slots)
-        self.cols_span = (min(c for _, c in slots), max(c for _, c in slots))
-
-
-H, V = ("h", "", ""), ("v", "", "")
-TEMPLATES = (
-    Template("two rows", ((0, 0), (0, 1), (0, 2), (1, 2), (1, 1), (1, 0)), (H, H, V, H, H, V)),
-    Template(
-        "hexagon",
-        ((0, 1), (0, 2), (1, 3), (2, 2), (2, 1), (1, 0)),
-        (H, ("L", "e", "n"), ("L", "s", "e"), H, ("L", "w", "s"), ("L", "n", "w")),
-    ),
-    Template(
-        "diamond",
-        ((0, 1), (1, 2), (2, 2), (3, 1), (2, 0), (1, 0)),
-        (("L", "e", "n"), V, ("L", "s", "e"), ("L", "w", "s"), V, ("L", "n", "w")),
-    ),
-    Template(
-        "barrel",
-        ((0, 1), (0, 2), (0, 3), (1, 4), (1, 2), (1, 0)),
-        (H, H, ("L", "e", "n"), H, H, ("L", "n", "w")),
-    ),
-)
 PAIRS = tuple((a, b) for a in range(RING) for b in range(a + 1, RING))
 MAX_LAZY = 12  # separations added one by one before an attempt gives up
 FREE_TRIES = 6  # templates tried with straight corridors before letting the router draw them
@@ -196,51 +120,6 @@ class Design:
         self.boxes, self.links, self.template, self.mode = boxes, links, template, mode
 
 
-VARIANTS = tuple(
-    (t, transposed, start, mirror)
-    for t in TEMPLATES
-    for transposed in (False, True)
-    for start in range(RING)
-    for mirror in (False, True)
-)
-# For each variant, the ring links its template draws as an L (bit i: ring link i).
-L_LINKS = tuple(
-    sum(
-        1 << (((start - i - 1) % RING) if mirror else ((start + i) % RING))
-        for i, (form, _, _) in enumerate(t.links)
-        if form == "L"
-    )
-    for t, _, start, mirror in VARIANTS
-)
-
-
-def _variants(rng: Rng, ring_kinds: list[str]) -> list[tuple[Template, bool, int, bool]]:
-    """Every template, turned and mirrored, in a rolled order; those that put a very long
-    corridor on an L last (an L must stretch the ring, where a loop between neighbours need
-    not)."""
-    order = rng.shuffle(list(range(len(VARIANTS))))
-    longs = sum(1 << i for i, k in enumerate(ring_kinds) if k == "long_corridor")
-    if longs:
-        order.sort(key=_long_ls(longs).__getitem__)
-    return [VARIANTS[v] for v in order]
-
-
-@lru_cache(maxsize=1 << RING)
-def _long_ls(longs: int) -> tuple[int, ...]:
-    """For each variant, how many of the very long corridors (bits of `longs`) it draws as Ls."""
-    return tuple((ls & longs).bit_count() for ls in L_LINKS)
-
-
-def _slot(start: int, mirror: bool, t: int) -> int:
-    """The ring position placed in template slot t."""
-    return (start - t) % RING if mirror else (start + t) % RING
-
-
-def _ring_link(start: int, mirror: bool, t: int) -> int:
-    """The ring link (i joins positions i and i+1) drawn as template link t -> t+1."""
-    return _slot(start, mirror, t + 1) if mirror else _slot(start, mirror, t)
-
-
 def _pick(offsets: tuple[int, ...], rng: Rng) -> int:
     """A door offset, away from the corners where the side allows it."""
     inner = _inner(offsets)
@@ -259,7 +138,7 @@ def _links(
     out = []
     for t, (form, _, _) in enumerate(template.links):
         a, b = t, (t + 1) % RING
-        index = _ring_link(start, mirror, t)
+        index = ring_link(start, mirror, t)
         kind = kinds[index]
         exit_, entry = template.sides[t]
         link = Link(a, b, index, kind, form, exit_, entry)
@@ -478,7 +357,7 @@ def layout_ring(
     `accept(design)` routes and checks a candidate and returns True to keep it; the first
     template variant it accepts wins. Returns None when none is accepted.
     """
-    variants = _variants(rng, kinds)
+    variants = rolled_variants(rng, kinds)
     if tries:
         variants = variants[:tries]
     # Straight corridors of their rolled lengths first, over a few templates; then lengths
@@ -488,7 +367,7 @@ def layout_ring(
     for mode, count in ((STRICT, first), (ALIGNED, first), (LOOSE, len(variants))):
         for k, (template, transposed, start, mirror) in enumerate(variants[:count]):
             if k not in rolled:
-                slots = [boxes[_slot(start, mirror, t)] for t in range(RING)]
+                slots = [boxes[slot(start, mirror, t)] for t in range(RING)]
                 tboxes = [b.transposed() if transposed else b for b in slots]
                 links = _links(template, start, mirror, kinds, tboxes, rng)
                 tpins = []
