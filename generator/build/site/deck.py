@@ -35,11 +35,15 @@ class Pool:
 
     @classmethod
     def of(cls, table: str, entries: Iterable[Entry], weight: Callable[[Entry], float]) -> Pool:
+        return cls.weighed(table, ((e, weight(e)) for e in entries))
+
+    @classmethod
+    def weighed(cls, table: str, pairs: Iterable[tuple[Entry, float]]) -> Pool:
+        """A pool of (entry, weight) pairs; those of no weight are left out."""
         kept: list[Entry] = []
         cumulative: list[float] = []
         total = 0.0
-        for e in entries:
-            w = weight(e)
+        for e, w in pairs:
             if w > 0:
                 total += w
                 kept.append(e)
@@ -50,17 +54,17 @@ class Pool:
         return bool(self.entries)
 
     def only(self, fits: Callable[[Entry], bool]) -> Pool:
-        """The entries of this pool that fit, with the weights they have here."""
-        kept: list[Entry] = []
-        cumulative: list[float] = []
-        total = before = 0.0
-        for e, c in zip(self.entries, self.cumulative, strict=True):
-            w, before = c - before, c  # (its weight: what it adds to the running total)
-            if w > 0 and fits(e):
-                total += w
-                kept.append(e)
-                cumulative.append(total)
-        return Pool(self.table, tuple(kept), tuple(cumulative))
+        """The entries of this pool that fit, with the weights they have here (what each adds
+        to the running total)."""
+        before = (0.0, *self.cumulative[:-1])
+        return Pool.weighed(
+            self.table,
+            (
+                (e, c - b)
+                for e, c, b in zip(self.entries, self.cumulative, before, strict=True)
+                if fits(e)
+            ),
+        )
 
     def pick(self, rng: Rng, used: set[int] | frozenset[int]) -> Entry | None:
         """An entry not in `used` (ids), by weight; None when every one is used."""
