@@ -18,7 +18,8 @@ from generator.plan.entrance import store_entrance, way_in
 from generator.plan.free import long_path
 from generator.plan.layout import long_floor
 from generator.plan.level import LevelPlan, Routed, doorways_of, middle, routed, stair_square
-from generator.plan.route import Occupancy, search
+from generator.plan.occupancy import Occupancy
+from generator.plan.route import search
 
 LONG_AT_MOST = 40  # squares: the longest very long corridor an edited document is given
 

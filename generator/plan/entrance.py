@@ -6,7 +6,8 @@ from __future__ import annotations
 from generator.model.site import Room
 from generator.plan.boxes import STEP, Cell
 from generator.plan.level import LevelPlan
-from generator.plan.route import Occupancy, reaches_out, search_out
+from generator.plan.occupancy import Occupancy
+from generator.plan.route import reaches_out, search_out
 
 ENTRY_LENGTH = 2  # squares of passage from the entrance to the outside
 
@@ -73,7 +74,7 @@ def way_in(
                     if not (x0 <= x <= x1 and y0 <= y <= y1):
                         escapes = True
                         break
-                    if not occ.free((x, y)) or (x, y) in occ.beside or (x, y) in occ.near:
+                    if not occ.open((x, y)):
                         break
                     ray += 1
                 score = (escapes, outward > 0, min(ray, 8), outward)

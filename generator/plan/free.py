@@ -14,7 +14,8 @@ import math
 from generator.engine.rng import Rng
 from generator.plan.boxes import STEP, Box
 from generator.plan.layout import LONG_MIN, Link, Pin, inner_rect, long_floor, stair_cells
-from generator.plan.route import Occupancy, lengthen, loop, search
+from generator.plan.occupancy import Occupancy
+from generator.plan.route import lengthen, loop, search
 
 SEP = 2
 DIRECTIONS = ("e", "s", "w", "n")

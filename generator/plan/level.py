@@ -9,7 +9,7 @@ from generator.engine.rng import Rng
 from generator.model.site import Connection
 from generator.plan.boxes import OPPOSITE, STEP, Box, Cell, side_towards
 from generator.plan.layout import Pin, inner_cells, stair_cells
-from generator.plan.route import Occupancy
+from generator.plan.occupancy import Occupancy
 
 
 class Routed:

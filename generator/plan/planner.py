@@ -30,7 +30,8 @@ from generator.plan.layout import (
     stair_cells,
 )
 from generator.plan.level import LevelPlan, doorways_of, middle, routed, stair_square
-from generator.plan.route import Occupancy, designed, loop, search
+from generator.plan.occupancy import Occupancy
+from generator.plan.route import designed, loop, search
 from generator.plan.rows import plan_rows
 
 MAX_EXTENT = 38  # squares a level may span (40 with the way in): an A5 page still holds it

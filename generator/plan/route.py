@@ -11,102 +11,15 @@ another corridor, so it comes out straight where it can.
 from __future__ import annotations
 
 import heapq
-from collections.abc import Iterable
-from itertools import product
 
 from generator.plan.boxes import OPPOSITE, STEP, Box, Cell
 from generator.plan.layout import Link
+from generator.plan.occupancy import Occupancy
 
 NEIGHBOURS8 = tuple((dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx or dy)
 STEP_COST, TURN_COST, SQUEEZE_COST, CROSS_COST = 10, 14, 40, 400
 MARGIN = 4  # squares the search may stray beyond the level's rooms
 MAX_STATES = 400_000  # squares and headings one search may settle (a 250-square level's all)
-
-
-class Occupancy:
-    """The squares of a level's rooms and corridors, and the squares right beside them."""
-
-    def __init__(self, boxes: Iterable[Box]) -> None:
-        self.room: dict[Cell, int] = {}
-        self.near: dict[Cell, set[int]] = {}
-        self.corridor: set[Cell] = set()
-        self.beside: set[Cell] = set()  # next to a corridor square (8 ways; may hold its own)
-        # Squares outside a wall where no corridor may begin or end: the room square inside
-        # holds a way between levels (a stair in a doorway would block it).
-        self.no_door: set[Cell] = set()
-        self.bounds = [0, 0, 0, 0]
-        first = True
-        for box in boxes:
-            self.add_room(box)
-            x0, y0, x1, y1 = box.x, box.y, box.x + box.w, box.y + box.h
-            if first:
-                self.bounds = [x0, y0, x1, y1]
-                first = False
-            else:
-                b = self.bounds
-                b[0], b[1], b[2], b[3] = min(b[0], x0), min(b[1], y0), max(b[2], x1), max(b[3], y1)
-
-    def add_room(self, box: Box) -> None:
-        room, near, i = self.room, self.near, box.id
-        x0, y0, x1, y1 = box.x, box.y, box.x + box.w, box.y + box.h
-        room.update(dict.fromkeys(product(range(x0, x1), range(y0, y1)), i))
-        ring = [
-            *product(range(x0 - 1, x1 + 1), (y0 - 1, y1)),
-            *product((x0 - 1, x1), range(y0, y1)),
-        ]
-        # One set for the room's whole ring; a square beside two rooms gets a set of its own.
-        mine = {i}
-        shared = {cell: near[cell] | mine for cell in near.keys() & ring}
-        near.update(dict.fromkeys(ring, mine))
-        near.update(shared)
-
-    def add_path(self, path: Iterable[Cell]) -> None:
-        cells = list(path)
-        self.corridor.update(cells)
-        # The squares round a straight run make one box, a square wider all round (the run's
-        # own squares with them: they are corridor, which every test asks about first).
-        beside, n, i = self.beside, len(cells), 0
-        while i < n:
-            (x0, y0), j = cells[i], i
-            if i + 1 < n:
-                dx, dy = cells[i + 1][0] - x0, cells[i + 1][1] - y0
-                if abs(dx) + abs(dy) == 1:  # (a hand-drawn path may jump: a box a square)
-                    j += 1
-                    while j + 1 < n and (
-                        cells[j + 1][0] - cells[j][0],
-                        cells[j + 1][1] - cells[j][1],
-                    ) == (dx, dy):
-                        j += 1
-            x1, y1 = cells[j]
-            if x1 < x0:
-                x0, x1 = x1, x0
-            if y1 < y0:
-                y0, y1 = y1, y0
-            beside.update(product(range(x0 - 1, x1 + 2), range(y0 - 1, y1 + 2)))
-            i = j if j > i and j < n - 1 else j + 1  # the next run starts at the turn
-
-    def clear(self, path: list[Cell], a: int, b: int) -> bool:
-        """Whether a path keeps off rooms and corridors with a square of rock between (rooms
-        a and b, where it starts and ends, excepted)."""
-        room, near, corridor, beside = self.room, self.near, self.corridor, self.beside
-        ends = {a, b}
-        for cell in path:
-            if cell in room or cell in corridor or cell in beside:
-                return False
-            others = near.get(cell)
-            if others and not others <= ends:
-                return False
-        return True
-
-    def clear_cell(self, cell: Cell, ends: set[int]) -> bool:
-        """Whether one square of a path is clear (see `clear`)."""
-        if cell in self.room or cell in self.corridor or cell in self.beside:
-            return False
-        others = self.near.get(cell)
-        return not others or others <= ends
-
-    def free(self, cell: Cell) -> bool:
-        return cell not in self.room and cell not in self.corridor
 
 
 WALK_LIMIT = 200  # squares a designed corridor may run before it counts as going nowhere
@@ -194,8 +107,7 @@ def _loop_path(
     base = max(reach_a, reach_b)
     # The far leg's length along the wall (squares from one leg to the other).
     span = abs((end[0] - start[0]) * ax + (end[1] - start[1]) * ay)
-    ok = occ.clear_cell if occ is not None else None
-    ends = {a.id, b.id}
+    a_id, b_id = a.id, b.id
     out_ok = back_ok = 0  # squares of each leg out from its room already found clear
     for depth in range(1, 14):
         far = base + depth
@@ -206,18 +118,21 @@ def _loop_path(
         tx, ty = cx + ax * span, cy + ay * span
         if (tx - sx * n2, ty - sy * n2) != end:
             return None
-        if ok is not None:
+        if occ is not None:
             # The legs only grow as the far leg moves out: a leg square in the way blocks
             # every deeper loop too, so only the new squares need looking at.
-            while out_ok <= n1:
-                if not ok((start[0] + sx * out_ok, start[1] + sy * out_ok), ends):
+            if out_ok <= n1:
+                first = (start[0] + sx * out_ok, start[1] + sy * out_ok)
+                if not occ.clear_run(first, (cx, cy), a_id, b_id):
                     return None
-                out_ok += 1
-            while back_ok < n2:
-                if not ok((end[0] + sx * back_ok, end[1] + sy * back_ok), ends):
+                out_ok = n1 + 1
+            if back_ok < n2:
+                first = (end[0] + sx * back_ok, end[1] + sy * back_ok)
+                last = (end[0] + sx * (n2 - 1), end[1] + sy * (n2 - 1))
+                if not occ.clear_run(first, last, a_id, b_id):
                     return None
-                back_ok += 1
-            if not all(ok((cx + ax * k, cy + ay * k), ends) for k in range(1, span + 1)):
+                back_ok = n2
+            if span and not occ.clear_run((cx + ax, cy + ay), (tx, ty), a_id, b_id):
                 continue
         out1 = [(start[0] + sx * k, start[1] + sy * k) for k in range(n1 + 1)]
         along = [(cx + ax * k, cy + ay * k) for k in range(1, span + 1)]

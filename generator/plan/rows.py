@@ -12,7 +12,8 @@ from generator.plan.boxes import Box, Cell
 from generator.plan.free import long_path
 from generator.plan.layout import Pin, inner_cells, long_floor
 from generator.plan.level import LevelPlan, routed
-from generator.plan.route import Occupancy, search
+from generator.plan.occupancy import Occupancy
+from generator.plan.route import search
 
 GRID_GAP = 4  # rock between rooms laid out in rows
 PIN_BUDGET = 20_000  # places tried for the pinned rooms of a level laid out in rows
