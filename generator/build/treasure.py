@@ -294,7 +294,7 @@ def roll_weapon(tables: TableSet, rng: Rng, power_die: str) -> MagicWeapon:
     """A magic weapon whose power die is its holders' damage die (FMC Basic, Magic Weapons)."""
     die = check_power_die(power_die)
     look = _weapon_tables(tables)
-    random = rng.random
+    random = rng.draw()
     # FMC Basic, Magic Weapons: roll the power die and every die below it on the powers table;
     # a result already rolled is null. The weapon's level is the number of dice rolled.
     level = POWER_DICE.index(die) + 1
@@ -426,7 +426,7 @@ def _valuables(tables: TableSet, look: _HoardTables, rng: Rng, budget: int) -> l
     cheapest, dearest = worths[0], worths[-1]
     if budget < cheapest:
         return []
-    random = rng.random
+    random = rng.draw()
     wanted = len(str(budget)) + (random() < 0.5)  # as many as its digits: 5,000 -> 4 or 5
     wanted = min(wanted, len(worths))
     used: list[int] = []

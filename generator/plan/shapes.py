@@ -92,7 +92,7 @@ def cave_cells(w: int, h: int, rng: Rng) -> frozenset[Cell]:
     somewhere in the middle of each side (it reaches the box there).
     """
 
-    random = rng.random  # (Rng.randint by hand: every cave rolls a few dozen times)
+    random = rng.draw()  # (Rng.randint by hand: every cave rolls a few dozen times)
 
     def insets(length: int, depth: int) -> list[int]:
         out, cur = [], int(random() * (depth + 1))

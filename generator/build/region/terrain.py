@@ -113,7 +113,7 @@ def _grow(grid: Grid, rng: Rng, terrain: list[str | None]) -> tuple[list[int], i
         return region, next_id
     k = max(3, round(len(free) / 8))
     seeds = rng.sample(free, min(k, len(free)))
-    random = rng.random
+    random = rng.draw()
     while True:
         # Regions take turns to claim one more hex, each from a random point of its edge, so
         # they come out of similar size with ragged borders.

@@ -84,7 +84,7 @@ class Pool:
         entries = self.entries
         if not entries:
             return None
-        cumulative, total, random = self.cumulative, self.total, rng.random
+        cumulative, total, random = self.cumulative, self.total, rng.draw()
         for _ in range(draws):
             e = entries[bisect_right(cumulative, random() * total)]
             if id(e) in used:
@@ -98,7 +98,7 @@ class Pool:
     def _again(self, rng: Rng, used: set[int] | frozenset[int]) -> Entry | None:
         """The rest of a pick whose first draw was used: a few draws more, then by weight
         among the entries left."""
-        entries, cumulative, total, random = self.entries, self.cumulative, self.total, rng.random
+        entries, cumulative, total, random = self.entries, self.cumulative, self.total, rng.draw()
         for _ in range(TRIES - 1):
             e = entries[bisect_right(cumulative, random() * total)]
             if id(e) not in used:
