@@ -282,8 +282,8 @@ def _separate(
         (a, b, 1 if (a, b) in joined else SEP, (a, b) in shared, boxes[a], boxes[b])
         for a, b in PAIRS
     ]
+    xs, ys = X.solve(), Y.solve()
     for _ in range(MAX_LAZY):
-        xs, ys = X.solve(), Y.solve()
         if xs is None or ys is None:
             return None
         worst = None
@@ -308,11 +308,14 @@ def _separate(
                 worst = move
         if worst is None:
             return xs, ys
+        # Only the axis pushed apart changes, and its old solution starts the new one's.
         _, axis, first, second = worst
         if axis == "x":
             X.between(first, second, lo=boxes[first].w + SEP)
+            xs = X.solve(xs)
         else:
             Y.between(first, second, lo=boxes[first].h + SEP)
+            ys = Y.solve(ys)
     return None
 
 

@@ -35,8 +35,11 @@ class System:
         other.edges = list(self.edges)
         return other
 
-    def solve(self) -> list[int] | None:
-        dist = [0] * self.n
+    def solve(self, start: list[int] | None = None) -> list[int] | None:
+        """The greatest solution with every variable at most 0, or None. `start`: this system's
+        solution before constraints were added to it; the new one lies at or below it, so the
+        relaxation may begin there and reach the same answer sooner."""
+        dist = list(start) if start is not None else [0] * self.n
         edges = self.edges
         for _ in range(self.n + 1):
             changed = False
