@@ -18,6 +18,12 @@ Rect = tuple[int, int, int, int]  # x0, y0, x1, y1, both corners inclusive
 MAX_RECTS = 48  # rooms and runs a check walks before the square maps are cheaper (an edited level)
 
 
+def span(first: Cell, last: Cell) -> Rect:
+    """The rectangle of a straight run from one square to another."""
+    (x0, y0), (x1, y1) = first, last
+    return (min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))
+
+
 def runs(cells: list[Cell]) -> list[Rect]:
     """The straight runs of a path as rectangles covering every square (consecutive runs share
     their turn square; a hand-drawn path that jumps makes a run of a square)."""
@@ -101,10 +107,11 @@ class Occupancy:
 
     # ------------------------------------------------------------------ drawing and checking
 
-    def add_path(self, path: Iterable[Cell]) -> None:
+    def add_path(self, path: Iterable[Cell], straight: list[Rect] | None = None) -> None:
+        """Draw a corridor; `straight`: its runs, when the caller already knows them."""
         cells = list(path)
         self.corridor.update(cells)
-        for x0, y0, x1, y1 in runs(cells):
+        for x0, y0, x1, y1 in runs(cells) if straight is None else straight:
             grown = (x0 - 1, y0 - 1, x1 + 1, y1 + 1)
             self.sides.append(grown)
             if self._beside is not None:
@@ -134,9 +141,9 @@ class Occupancy:
             return True
         return False
 
-    def clear(self, path: list[Cell], a: int, b: int) -> bool:
+    def clear(self, path: list[Cell], a: int, b: int, straight: list[Rect] | None = None) -> bool:
         """Whether a path keeps off rooms and corridors with a square of rock between (rooms
-        a and b, where it starts and ends, excepted)."""
+        a and b, where it starts and ends, excepted). `straight`: its runs, if known."""
         if self._squares():
             room, near, corridor, beside = self.room, self.near, self.corridor, self.beside
             ends = {a, b}
@@ -148,7 +155,7 @@ class Occupancy:
                     return False
             return True
         blocked = self.blocked
-        return not any(blocked(*r, a, b) for r in runs(path))
+        return not any(blocked(*r, a, b) for r in (runs(path) if straight is None else straight))
 
     def clear_run(self, first: Cell, last: Cell, a: int, b: int) -> bool:
         """Whether the straight run of squares from `first` to `last` is clear (see `clear`)."""

@@ -349,12 +349,13 @@ def _route_design(
         if link.outer:
             loops.append(link)
             continue
-        path = designed(link, boxes) if link.form != "free" else None
-        if path is not None and (not path or occ.clear(path, link.a, link.b)):
+        got = designed(link, boxes) if link.form != "free" else None
+        if got is not None and (not got[0] or occ.clear(got[0], link.a, link.b, got[1])):
+            path = got[0]
             hint = (*boxes[link.a].door_cell(link.exit, link.da), link.exit)
             conn = ring_conns[link.index][1]
             plan.routes[link.index] = routed(path, link.a, link.b, boxes, conn, rng, hint)
-            occ.add_path(path)
+            occ.add_path(path, got[1])
         else:
             pending.append(link)
     for link in pending:

@@ -14,7 +14,7 @@ import heapq
 
 from generator.plan.boxes import OPPOSITE, STEP, Box, Cell
 from generator.plan.layout import Link
-from generator.plan.occupancy import Occupancy
+from generator.plan.occupancy import Occupancy, Rect, span
 
 NEIGHBOURS8 = tuple((dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx or dy)
 STEP_COST, TURN_COST, SQUEEZE_COST, CROSS_COST = 10, 14, 40, 400
@@ -39,16 +39,17 @@ def _walk(start: Cell, step: tuple[int, int], target: Cell, level: bool = True) 
     return [(x + dx * i, y + dy * i) for i in range(k + 1)]
 
 
-def designed(link: Link, boxes: dict[int, Box]) -> list[Cell] | None:
-    """The corridor a layout meant for a link, or None when the rooms do not allow it. An
-    empty list is a door in a shared wall."""
+def designed(link: Link, boxes: dict[int, Box]) -> tuple[list[Cell], list[Rect]] | None:
+    """The corridor a layout meant for a link, and its straight runs, or None when the rooms
+    do not allow it. An empty path is a door in a shared wall."""
     a, b = boxes[link.a], boxes[link.b]
     start = a.outside(link.exit, link.da)
     end = b.outside(link.entry, link.db)
     if link.form in ("h", "v"):
         if b.contains(start):  # the rooms touch: a door in the shared wall
-            return [] if a.contains(end) else None
-        return _walk(start, STEP[link.exit], end) or None
+            return ([], []) if a.contains(end) else None
+        path = _walk(start, STEP[link.exit], end)
+        return (path, [span(start, path[-1])]) if path else None
     if link.form == "L":
         step1 = STEP[link.exit]
         leg1 = _walk(start, step1, end, level=False)  # to the end's column (or row)
@@ -57,7 +58,7 @@ def designed(link: Link, boxes: dict[int, Box]) -> list[Cell] | None:
         leg2 = _walk(leg1[-1], STEP[OPPOSITE[link.entry]], end)
         if not leg2:
             return None
-        return leg1 + leg2[1:]
+        return leg1 + leg2[1:], [span(start, leg1[-1]), span(leg2[0], leg2[-1])]
     return None
 
 
