@@ -283,6 +283,9 @@ class Deck:
         self._fitting: dict[str, Pool] = tables.derived.setdefault(
             ("deck-pools", self.places, self.moods), {}
         )
+        # ... and what `in_room` draws from and keeps, by table and room (a score a site).
+        self._rooms: dict[tuple[str, frozenset[str], frozenset[str]], tuple[Pool, frozenset[int]]]
+        self._rooms = tables.derived.setdefault(("deck-rooms", self.places, self.moods), {})
 
     def fitting(self, table_id: str) -> Pool:
         """The table's entries that fit the site's places."""
@@ -371,11 +374,17 @@ class Deck:
         # Drawn by weight from everything the site's worlds and moods allow, and kept only when
         # it fits the room: the same odds as a pool of the room's own, without making a pool
         # for every kind of room (a few draws cost less than a pool each room type).
-        every = self._every(table_id)
+        key = (table_id, room, kinds)
+        found = self._rooms.get(key)
+        if found is None:
+            found = self._rooms[key] = (
+                self._every(table_id),
+                _room_fit(tables, table_id, room, kinds),
+            )
         used = self.used.get(table_id)
         if used is None:
             used = self.used[table_id] = set()
-        e = every.pick_in(rng, used, _room_fit(tables, table_id, room, kinds), DRAWS)
+        e = found[0].pick_in(rng, used, found[1], DRAWS)
         if e is not None:
             used.add(id(e))
             return e
