@@ -19,7 +19,7 @@ from generator.engine.tables import TableSet
 
 WHO = KIND_WORDS | {"occupied"}  # tags that say who is in a room, not what it is
 TRIES = 4  # rerolls of an entry already dealt before the deck looks through what is left
-DRAWS = 12  # draws from the site's entries for one that fits the room, before making its pool
+DRAWS = 12  # draws from the site's conditions for one that fits the room, before making its pool
 
 
 class Pool:
@@ -75,25 +75,6 @@ class Pool:
         if id(e) not in used:  # (nearly always, the first time)
             return e
         return self._again(rng, used)
-
-    def pick_in(
-        self, rng: Rng, used: set[int] | frozenset[int], fit: frozenset[int], draws: int
-    ) -> Entry | None:
-        """The first of up to `draws` picks (each as `pick` makes it) whose id is in `fit`;
-        None when none is, or every entry is used. (One call for a room's few draws.)"""
-        entries = self.entries
-        if not entries:
-            return None
-        cumulative, total, random = self.cumulative, self.total, rng.draw()
-        for _ in range(draws):
-            e = entries[bisect_right(cumulative, random() * total)]
-            if id(e) in used:
-                e = self._again(rng, used)
-                if e is None:
-                    return None
-            if id(e) in fit:
-                return e
-        return None
 
     def _again(self, rng: Rng, used: set[int] | frozenset[int]) -> Entry | None:
         """The rest of a pick whose first draw was used: a few draws more, then by weight
@@ -190,34 +171,6 @@ def _room_tags(
     return found
 
 
-def _room_fit(
-    tables: TableSet, table_id: str, room: frozenset[str], kinds: frozenset[str]
-) -> frozenset[int]:
-    """Ids of the table's entries that fit a room of these place tags and occupant kinds
-    (once per TableSet): a draw is then kept by one look-up."""
-    key = ("room-fit", table_id, room, kinds)
-    found = tables.derived.get(key)
-    if found is None:
-        found = tables.derived[key] = frozenset(
-            id(r[0]) for r in _room_tags(tables, table_id) if _fits((r[2], r[4], r[5]), room, kinds)
-        )
-    return found
-
-
-def _fits(
-    row: tuple[bool, frozenset[str], frozenset[str]], room: frozenset[str], kinds: frozenset[str]
-) -> bool:
-    """The room half of room_pool's test (the world and the moods are the pool's)."""
-    every, places, who = row
-    if every:
-        return True
-    if places and room.isdisjoint(places):
-        return False
-    if who and kinds.isdisjoint(who):
-        return False
-    return bool(places or who)
-
-
 def room_pool(
     tables: TableSet,
     table_id: str,
@@ -284,7 +237,7 @@ class Deck:
             ("deck-pools", self.places, self.moods), {}
         )
         # ... and what `in_room` draws from and keeps, by table and room (a score a site).
-        self._rooms: dict[tuple[str, frozenset[str], frozenset[str]], tuple[Pool, frozenset[int]]]
+        self._rooms: dict[tuple[str, frozenset[str], frozenset[str]], Pool]
         self._rooms = tables.derived.setdefault(("deck-rooms", self.places, self.moods), {})
 
     def fitting(self, table_id: str) -> Pool:
@@ -371,28 +324,22 @@ class Deck:
         """An entry fitting the room (its type's places, its occupants); when those are spent,
         one fitting the site's places, whoever is there; then any of the site's worlds."""
         tables = self.tables
-        # Drawn by weight from everything the site's worlds and moods allow, and kept only when
-        # it fits the room: the same odds as a pool of the room's own, without making a pool
-        # for every kind of room (a few draws cost less than a pool each room type).
+        # By weight from the room's own pool (once per TableSet, kind of room and theme's
+        # worlds and moods).
         key = (table_id, room, kinds)
         found = self._rooms.get(key)
         if found is None:
-            found = self._rooms[key] = (
-                self._every(table_id),
-                _room_fit(tables, table_id, room, kinds),
-            )
+            found = self._rooms[key] = self.for_room(table_id, room, kinds)
         used = self.used.get(table_id)
         if used is None:
             used = self.used[table_id] = set()
-        e = found[0].pick_in(rng, used, found[1], DRAWS)
+        e = found.pick(rng, used)
         if e is not None:
             used.add(id(e))
             return e
         moods = mood_words(tables, table_id, self.moods)
         site = room_pool(tables, table_id, self.worlds, self.place_set, None, moods)
-        return self.entry(
-            table_id, rng, self.for_room(table_id, room, kinds), more=(site, self.fitting(table_id))
-        )
+        return self.entry(table_id, rng, found, more=(site, self.fitting(table_id)))
 
     def deal(
         self,
