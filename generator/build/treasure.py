@@ -475,12 +475,11 @@ def _valuables(tables: TableSet, look: _HoardTables, rng: Rng, budget: int) -> l
     ]
 
 
-def _coins(hoard: Rng, total: int) -> Coins:
+def _coins(rng: Rng, total: int) -> Coins:
     """Split `total` c.p. into coins: small piles mostly copper, large ones mostly gold,
-    rolled on the hoard's `coins` stream (seeded only when there are coins to split)."""
+    rolled on the hoard's own stream, the last of its draws (none when there are no coins)."""
     if total <= 0:
         return Coins()
-    rng = hoard.child("coins")
     size = log10(total)  # 1 for 10 c.p., 3 for 1,000 c.p., 5 for 100,000 c.p.
     gold = min(0.95, max(0.0, 0.35 * size - 0.6 + 0.2 * (rng.random() - 0.5)))
     copper = min(1.0, max(0.03, 1.1 - 0.3 * size + 0.2 * (rng.random() - 0.5)))
