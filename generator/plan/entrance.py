@@ -32,17 +32,11 @@ def way_in(
     my = sum(b.y + b.h / 2 for b in others) / len(others) if others else box.y - 1
     cx, cy = box.x + box.w / 2, box.y + box.h / 2
     best: tuple[tuple[bool, bool, int, float], list[Cell]] | None = None
-    boxes = plan.boxes.values()
-    x0, y0 = min(b.x for b in boxes), min(b.y for b in boxes)
-    x1, y1 = max(b.x + b.w - 1 for b in boxes), max(b.y + b.h - 1 for b in boxes)
-    if occ.corridor:  # (a square's x leads its tuple: the least and greatest come first)
-        ys = [c[1] for c in occ.corridor]
-        x0, y0 = min(x0, min(occ.corridor)[0]), min(y0, min(ys))
-        x1, y1 = max(x1, max(occ.corridor)[0]), max(y1, max(ys))
+    x0, y0, x1, y1 = occ.extent()
 
     def fits(passage: list[Cell], tier: int) -> bool:
         if tier == 0:
-            return occ.clear(passage, box.id, box.id)
+            return occ.clear_run(passage[0], passage[-1], box.id, box.id)
         # Crowded: free squares not side by side with a corridor (corner to corner will do),
         # or at the last just free squares.
         return all(
@@ -67,16 +61,7 @@ def way_in(
                     continue
                 # Best of all, the way out runs clear beyond everything drawn: then the
                 # arrow comes from outside the plan, never from the core of the ring.
-                x, y = passage[-1]
-                ray, escapes = 0, False
-                while True:
-                    x, y = x + sx, y + sy
-                    if not (x0 <= x <= x1 and y0 <= y <= y1):
-                        escapes = True
-                        break
-                    if not occ.open((x, y)):
-                        break
-                    ray += 1
+                ray, escapes = occ.ray(passage[-1], (sx, sy), (x0, y0, x1, y1))
                 score = (escapes, outward > 0, min(ray, 8), outward)
                 if best is None or score > best[0]:
                     best = (score, passage)

@@ -105,6 +105,15 @@ class Occupancy:
                 self._beside.update(product(range(x0, x1 + 1), range(y0, y1 + 1)))
         return self._beside
 
+    def extent(self) -> Rect:
+        """The squares everything drawn spans, rooms and corridors (both corners inclusive)."""
+        x0, y0, x1, y1 = self.bounds
+        x1, y1 = x1 - 1, y1 - 1
+        for sx0, sy0, sx1, sy1 in self.sides:  # (each a run grown by a square)
+            x0, y0 = min(x0, sx0 + 1), min(y0, sy0 + 1)
+            x1, y1 = max(x1, sx1 - 1), max(y1, sy1 - 1)
+        return x0, y0, x1, y1
+
     # ------------------------------------------------------------------ drawing and checking
 
     def add_path(self, path: Iterable[Cell], straight: list[Rect] | None = None) -> None:
@@ -177,6 +186,54 @@ class Occupancy:
             return not any(cell in squares for squares in drawn)
         x, y = cell
         return not self.blocked(x, y, x, y, None, None)
+
+    def ray(self, cell: Cell, step: Cell, extent: Rect) -> tuple[int, bool]:
+        """From `cell` straight along `step`: how many open squares (see `open`) come before
+        the first that is not, and whether the run leaves `extent` first (a square outside it
+        counts as leaving even when it is not open)."""
+        (x, y), (sx, sy) = cell, step
+        ex0, ey0, ex1, ey1 = extent
+        if self._squares():
+            k = 0
+            while True:
+                x, y = x + sx, y + sy
+                if not (ex0 <= x <= ex1 and ey0 <= y <= ey1):
+                    return k, True
+                if not self.open((x, y)):
+                    return k, False
+                k += 1
+        # The steps (1, 2...) that lie in a span of squares along the way: [lo, hi].
+        if sx:
+            along, across, d = x, y, sx
+            lo_out, hi_out, a0, a1 = ex0, ex1, ey0, ey1
+        else:
+            along, across, d = y, x, sy
+            lo_out, hi_out, a0, a1 = ey0, ey1, ex0, ex1
+
+        def steps(p0: int, p1: int) -> tuple[int, int]:
+            return (p0 - along, p1 - along) if d > 0 else (along - p1, along - p0)
+
+        # The first step outside the extent (at once, when the way runs beside it).
+        first_in, last_in = steps(lo_out, hi_out)
+        out = 1 if not (a0 <= across <= a1) or first_in > 1 else max(1, last_in + 1)
+        hit = out
+        for rx0, ry0, rx1, ry1 in self._grown() + self.sides:
+            if sx:
+                if not ry0 <= y <= ry1:
+                    continue
+                lo, hi = steps(rx0, rx1)
+            else:
+                if not rx0 <= x <= rx1:
+                    continue
+                lo, hi = steps(ry0, ry1)
+            k = lo if lo > 1 else 1
+            if k <= hi and k < hit:
+                hit = k
+        return hit - 1, hit == out
+
+    def _grown(self) -> list[Rect]:
+        """Each room's box with its ring (inclusive)."""
+        return [(x0 - 1, y0 - 1, x1, y1) for x0, y0, x1, y1, _ in self.boxes]
 
     def free(self, cell: Cell) -> bool:
         """Whether a square holds neither room nor corridor."""
