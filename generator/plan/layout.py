@@ -282,7 +282,8 @@ def _separate(
         (a, b, 1 if (a, b) in joined else SEP, (a, b) in shared, boxes[a], boxes[b])
         for a, b in PAIRS
     ]
-    xs, ys = X.solve(), Y.solve()
+    xs = X.solve()
+    ys = Y.solve() if xs is not None else None  # (one axis that cannot be met is enough)
     for _ in range(MAX_LAZY):
         if xs is None or ys is None:
             return None
