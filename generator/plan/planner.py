@@ -41,16 +41,10 @@ FREE_TRIES = 24  # room-by-room placements tried before falling back to rows
 RESTACKS = 6  # fresh layouts of the level above tried for a ring its pins leave no room
 
 
-def compact(boxes: dict[int, Box], paths: list[list[Cell]]) -> bool:
+def compact(occ: Occupancy) -> bool:
     """Whether a level's rooms and corridors fit within MAX_EXTENT squares each way."""
-    x0, y0 = min(b.x for b in boxes.values()), min(b.y for b in boxes.values())
-    x1, y1 = max(b.x + b.w for b in boxes.values()), max(b.y + b.h for b in boxes.values())
-    for path in paths:
-        if path:  # (a square's x leads its tuple: the least and greatest come first)
-            ys = [y for _, y in path]
-            x0, x1 = min(x0, min(path)[0]), max(x1, max(path)[0] + 1)
-            y0, y1 = min(y0, min(ys)), max(y1, max(ys) + 1)
-    return x1 - x0 <= MAX_EXTENT and y1 - y0 <= MAX_EXTENT
+    x0, y0, x1, y1 = occ.extent()
+    return x1 - x0 < MAX_EXTENT and y1 - y0 < MAX_EXTENT
 
 
 def long_ok(lengths: list[int], long_lengths: list[int]) -> bool:
@@ -331,7 +325,7 @@ def _plan_free(
             plan.routes[index] = routed(path, a, b, boxes, conn, rng)
             occ.add_path(path)
             (longs if conn.obstacle == "long_corridor" else lengths).append(len(path))
-        ok = long_ok(lengths, longs) and compact(boxes, list(paths.values()))
+        ok = long_ok(lengths, longs) and compact(occ)
         if ok and stairs_clear(plan):  # type: ignore[operator]
             return plan
     return None
@@ -377,7 +371,7 @@ def _route_design(
     lengths, longs = [], []
     for k, r in plan.routes.items():
         (longs if ring_conns[k][1].obstacle == "long_corridor" else lengths).append(len(r.path))
-    if not long_ok(lengths, longs) or not compact(boxes, [r.path for r in plan.routes.values()]):
+    if not long_ok(lengths, longs) or not compact(occ):
         return None
     # Re-key by the site's connection index.
     plan.routes = {ring_conns[k][0]: r for k, r in plan.routes.items()}
