@@ -93,11 +93,15 @@ class SquareCount:
 
     def under(self, box: Box) -> tuple[int, int]:
         """(squares of the set, squares in all) under the box."""
+        w, h = self.w, self.h
         i0, j0 = math.floor(box[0]) - self.x0, math.floor(box[1]) - self.y0
         i1, j1 = math.ceil(box[2]) - self.x0, math.ceil(box[3]) - self.y0
         area = (i1 - i0) * (j1 - j0)
-        i0, j0 = max(0, min(self.w, i0)), max(0, min(self.h, j0))
-        i1, j1 = max(0, min(self.w, i1)), max(0, min(self.h, j1))
+        # Clamped into the window (written out: a label's search asks this thousands of times).
+        i0 = 0 if i0 < 0 else w if i0 > w else i0
+        i1 = 0 if i1 < 0 else w if i1 > w else i1
+        j0 = 0 if j0 < 0 else h if j0 > h else j0
+        j1 = 0 if j1 < 0 else h if j1 > h else j1
         s = self.sums
         return s[j1][i1] - s[j0][i1] - s[j1][i0] + s[j0][i0], area
 
@@ -386,16 +390,20 @@ def _stair_label_box(
             down = max(y - mid - size * 0.4 - HALO, mid - size * 0.5 - HALO - y - 1, 0.0)
             if down > reach:
                 continue
-            for left, side in across:
-                d = math.hypot(side, down)
-                if prev < d <= reach:
-                    box = box_at(left, mid)
-                    if not overlap(box, cell):
-                        candidates.append((d, abs(k), left, box))
+            ak, hypot = abs(k), math.hypot
+            candidates += [
+                (d, ak, left, mid)
+                for left, side in across
+                if side <= reach and prev < (d := hypot(side, down)) <= reach
+            ]
+        # (Boxes are made as the search reaches them: it mostly stops after a few.)
         candidates.sort(key=lambda c: c[:3])
-        for d, _k, _left, box in candidates:
+        for d, _k, left, mid in candidates:
             if (best is not None and d >= best[0]) or d >= limit:
                 break  # sorted by distance: nothing further on can do better
+            box = box_at(left, mid)
+            if overlap(box, cell):
+                continue
             if box[0] < 0.1 or box[1] < 0.1 or box[2] > w - 0.1 or box[3] > h - 0.1:
                 continue
             mine, squares = in_room.under(grow(box, STAIR_PAD))

@@ -111,7 +111,7 @@ def _paint(draw, p: Primitive, s: int, ox: float, oy: float) -> None:  # type: i
             _paint(draw, q, s, ox + p.dx, oy + p.dy)
         return
     if isinstance(p, Poly):
-        pts = [_xy(q, s, ox, oy) for q in p.points]
+        pts = [((qx + ox) * s, (qy + oy) * s) for qx, qy in p.points]  # (_xy, written out)
         fill, stroke = _grey(p.fill), _grey(p.stroke)
         if p.closed and fill is not None:
             draw.polygon(pts, fill=fill)
@@ -126,8 +126,16 @@ def _paint(draw, p: Primitive, s: int, ox: float, oy: float) -> None:  # type: i
         return
     if isinstance(p, Segments):
         stroke, w = _grey(p.stroke), _w(p.width, s)
-        for a, b in p.lines:
-            draw.line([_xy(a, s, ox, oy), _xy(b, s, ox, oy)], fill=stroke, width=w)
+        if stroke is None:
+            return
+        # Straight to the core drawer, as ImageDraw.line would go (the hatching is thousands
+        # of strokes a level, and its Python layer cost more than the drawing).
+        core = draw.draw
+        ink = core.draw_ink(stroke)
+        for (ax, ay), (bx, by) in p.lines:
+            core.draw_lines(
+                (((ax + ox) * s, (ay + oy) * s), ((bx + ox) * s, (by + oy) * s)), ink, w
+            )
         return
     if isinstance(p, Circle):
         x, y = _xy(p.centre, s, ox, oy)
