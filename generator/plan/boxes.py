@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from generator.plan import shapes
 
 Cell = tuple[int, int]
@@ -52,7 +54,7 @@ class Box:
         return got
 
     def transposed(self) -> Box:
-        cells = frozenset((y, x) for x, y in self.cells) if self.cells else None
+        cells = _flipped(self.cells) if self.cells else None
         return Box(self.id, self.h, self.w, self.shape, cells, self.y, self.x)
 
     def floor(self) -> frozenset[Cell]:
@@ -79,6 +81,13 @@ class Box:
 
     def cells_abs(self) -> list[Cell]:
         return [(self.x + x, self.y + y) for x in range(self.w) for y in range(self.h)]
+
+
+@lru_cache(maxsize=256)
+def _flipped(cells: frozenset[Cell]) -> frozenset[Cell]:
+    """A cave's floor turned over its diagonal (each layout that lays the ring on its side
+    turns the same cave again)."""
+    return frozenset((y, x) for x, y in cells)
 
 
 def side_towards(box: Box, cell: Cell) -> tuple[str, int] | None:

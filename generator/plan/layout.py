@@ -459,8 +459,15 @@ def _facing(a: Box, exit_: str, b: Box, entry: str) -> tuple[int, int] | None:
     base_a = a.x if exit_ in ("n", "s") else a.y
     base_b = b.x if entry in ("n", "s") else b.y
     for pick in (_inner, lambda o: o):
-        da_set = {base_a + o for o in pick(a.doors(exit_))}
-        common = sorted(da_set & {base_b + o for o in pick(b.doors(entry))})
+        oa, ob = pick(a.doors(exit_)), pick(b.doors(entry))
+        if oa and ob and oa[-1] - oa[0] == len(oa) - 1 and ob[-1] - ob[0] == len(ob) - 1:
+            # Both runs unbroken (every room but a cave or a cross): their overlap is a run too.
+            lo, hi = max(base_a + oa[0], base_b + ob[0]), min(base_a + oa[-1], base_b + ob[-1])
+            if lo <= hi:
+                c = lo + (hi - lo) // 2
+                return c - base_a, c - base_b
+            continue
+        common = sorted({base_a + o for o in oa} & {base_b + o for o in ob})
         if common:
             c = common[(len(common) - 1) // 2]
             return c - base_a, c - base_b
