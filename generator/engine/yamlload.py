@@ -56,8 +56,6 @@ _Loader.add_implicit_resolver(
     "tag:yaml.org,2002:null", re.compile(r"^(?:~|null|Null|NULL|)$"), ["~", "n", "N", ""]
 )
 
-_constructor = yaml.constructor.SafeConstructor()
-
 
 class LDict(dict):
     """A mapping that knows its own line and the line of each key (1-based)."""
@@ -137,6 +135,10 @@ class _Converter:
         self.active: set[int] = set()  # nodes being converted (for an alias to itself)
         self.count = 0  # values written out (not counting what aliases repeat)
         self.budget = budget
+        # YAML's own reading of each scalar. One a file: a constructor keeps every node it
+        # has read until the document ends, so one shared by every file kept every table's
+        # nodes for the life of the process (tens of megabytes a load, without bound).
+        self.constructor = yaml.constructor.SafeConstructor()
 
     def convert(self, node: yaml.Node, depth: int = 0) -> Any:
         key = id(node)
@@ -191,11 +193,10 @@ class _Converter:
         seq.item_lines = [item.start_mark.line + 1 for item in node.value]
         return seq
 
-    @staticmethod
-    def scalar(node: yaml.ScalarNode) -> Any:
+    def scalar(self, node: yaml.ScalarNode) -> Any:
         line = node.start_mark.line + 1
         try:
-            value = _constructor.construct_object(node, deep=True)
+            value = self.constructor.construct_object(node, deep=True)
         except (ValueError, OverflowError) as err:  # 5,000 digits: Python will not read them
             too_long = node.tag.endswith(":int")
             message = _TOO_BIG if too_long else f"cannot read {node.value[:40]!r}: {err}"
