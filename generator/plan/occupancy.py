@@ -18,7 +18,7 @@ Rect = tuple[int, int, int, int]  # x0, y0, x1, y1, both corners inclusive
 MAX_RECTS = 48  # rooms and runs a check walks before the square maps are cheaper (an edited level)
 
 
-def span(first: Cell, last: Cell) -> Rect:
+def run_rect(first: Cell, last: Cell) -> Rect:
     """The rectangle of a straight run from one square to another."""
     (x0, y0), (x1, y1) = first, last
     return (min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))
@@ -168,11 +168,7 @@ class Occupancy:
 
     def clear_run(self, first: Cell, last: Cell, a: int, b: int) -> bool:
         """Whether the straight run of squares from `first` to `last` is clear (see `clear`)."""
-        (x0, y0), (x1, y1) = first, last
-        if x1 < x0:
-            x0, x1 = x1, x0
-        if y1 < y0:
-            y0, y1 = y1, y0
+        x0, y0, x1, y1 = run_rect(first, last)
         if self._squares():
             cells = list(product(range(x0, x1 + 1), range(y0, y1 + 1)))
             return self.clear(cells, a, b)

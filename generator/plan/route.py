@@ -14,7 +14,7 @@ import heapq
 
 from generator.plan.boxes import OPPOSITE, STEP, Box, Cell
 from generator.plan.layout import Link
-from generator.plan.occupancy import Occupancy, Rect, span
+from generator.plan.occupancy import Occupancy, Rect, run_rect
 
 NEIGHBOURS8 = tuple((dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx or dy)
 STEP_COST, TURN_COST, SQUEEZE_COST, CROSS_COST = 10, 14, 40, 400
@@ -49,7 +49,7 @@ def designed(link: Link, boxes: dict[int, Box]) -> tuple[list[Cell], list[Rect]]
         if b.contains(start):  # the rooms touch: a door in the shared wall
             return ([], []) if a.contains(end) else None
         path = _walk(start, STEP[link.exit], end)
-        return (path, [span(start, path[-1])]) if path else None
+        return (path, [run_rect(start, path[-1])]) if path else None
     if link.form == "L":
         step1 = STEP[link.exit]
         leg1 = _walk(start, step1, end, level=False)  # to the end's column (or row)
@@ -58,7 +58,7 @@ def designed(link: Link, boxes: dict[int, Box]) -> tuple[list[Cell], list[Rect]]
         leg2 = _walk(leg1[-1], STEP[OPPOSITE[link.entry]], end)
         if not leg2:
             return None
-        return leg1 + leg2[1:], [span(start, leg1[-1]), span(leg2[0], leg2[-1])]
+        return leg1 + leg2[1:], [run_rect(start, leg1[-1]), run_rect(leg2[0], leg2[-1])]
     return None
 
 

@@ -17,7 +17,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from generator.build.site.deck import DRAWS, Deck, Pool, pool
+from generator.build.site.deck import Deck, Pool, pool
 from generator.build.site.rules import BY, EXCLUSIVE, EXCLUSIVE_BUILDS, HOARD_WORDS
 from generator.build.site.story import the
 from generator.build.site.themes import Detail, Theme
@@ -38,6 +38,7 @@ MIN_DETAILS = 2  # a room shows at least two details (when its type has them)
 THREE_DETAILS = 0.3  # ... and three rather than two this often
 THEME_DETAIL = 0.5  # ... and one of them is the theme's this often
 EMPTY_MARK = 0.3  # an empty room shows what the level's commonest creatures did there this often
+DRAWS = 12  # draws from the site's conditions for one that fits the room, before making its pool
 NAME_TRIES = 4  # patterns tried for a name no other room of the site has
 LOOTED = "looted"  # a room that holds a hoard is never looted
 FRAME_VARS = frozenset({"form", "Form", "build", "was"})

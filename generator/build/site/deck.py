@@ -19,7 +19,6 @@ from generator.engine.tables import TableSet
 
 WHO = KIND_WORDS | {"occupied"}  # tags that say who is in a room, not what it is
 TRIES = 4  # rerolls of an entry already dealt before the deck looks through what is left
-DRAWS = 12  # draws from the site's conditions for one that fits the room, before making its pool
 
 
 class Pool:
