@@ -232,6 +232,39 @@ def test_cli_svg_and_graphml_go_to_output(run_cli, tmp_path, monkeypatch):
     assert g.number_of_nodes() == 6 and g.number_of_edges() == 6
 
 
+def test_without_format_the_output_s_suffix_names_it(run_cli, tmp_path):
+    """`-o tonight.svg` writes an SVG map, not the text key in a file called .svg; --format,
+    when given, still wins; a suffix of no format gives text, and one of a format the kind
+    has not is refused in a line, nothing written."""
+    site_json = tmp_path / "tonight.json"
+    assert run_cli("site", "--seed", "suffix", "-o", site_json).code == 0
+    doc = json.loads(site_json.read_text())
+    assert doc["kind"] == "site"
+    svg = tmp_path / "tonight.svg"
+    assert run_cli("site", "--seed", "suffix", "-o", svg).code == 0
+    assert "<svg" in svg.read_text()[:300]
+    forced = tmp_path / "forced.svg"
+    assert run_cli("site", "--seed", "suffix", "-f", "json", "-o", forced).code == 0
+    assert json.loads(forced.read_text())["kind"] == "site"
+    notes = tmp_path / "notes.log"
+    assert run_cli("site", "--seed", "suffix", "-o", notes).code == 0
+    assert notes.read_text().startswith(doc["name"].upper() + "\n===")
+    # A saved document renders by the suffix too; a region has no PNG, so it prints text.
+    png = tmp_path / "again.png"
+    assert run_cli("render", site_json, "-o", png).code == 0
+    assert png.read_bytes().startswith(b"\x89PNG")
+    region_json = tmp_path / "region.json"
+    assert run_cli("region", "--seed", "suffix", "--radius", "1", "-o", region_json).code == 0
+    assert json.loads(region_json.read_text())["kind"] == "region"
+    png = tmp_path / "region.png"
+    res = run_cli("render", region_json, "-o", png)
+    assert res.code == 1 and not png.exists()
+    assert res.err.strip() == (
+        f"delve: error: -o {png}: a region has no png format; name the file for one it has "
+        "(text, md, json, svg, html, pdf) or give --format"
+    )
+
+
 @pytest.mark.parametrize(
     "args, needle",
     [

@@ -38,6 +38,24 @@ def tables() -> TableSet:
     return state._tables
 
 
+def output_format(fmt: str | None, out: Path | None, kind: str) -> str:
+    """--format as given; without it, the format -o's suffix names, else text."""
+    from generator.render.documents import formats_for
+
+    if fmt is not None:
+        return fmt
+    named = SUFFIX_FORMATS.get(out.suffix.lower()) if out is not None else None
+    if named is None:
+        return "text"
+    files = [f for f in formats_for(kind) if f in SUFFIX_FORMATS.values()]
+    if named not in files:
+        raise DelveError(
+            f"-o {out}: a {kind} has no {named} format; name the file for one it has "
+            f"({', '.join(files)}) or give --format"
+        )
+    return named
+
+
 def resolve_system(key: str | None) -> System:
     """The rules system named by --system (or by a document), checked against the tables."""
     from generator.systems import get_system
@@ -45,7 +63,19 @@ def resolve_system(key: str | None) -> System:
     return get_system(tables(), key)
 
 
-OutputOption = Annotated[Path | None, typer.Option("--output", "-o", help="Write to this file.")]
+OutputOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--output", "-o", help="Write to this file (without --format, its suffix names the format)."
+    ),
+]
+# What -o's suffix names when --format is not given: `delve site -o tonight.pdf` is a booklet,
+# not text in a file called .pdf.
+SUFFIX_FORMATS = {
+    ".txt": "text", ".md": "md", ".json": "json", ".svg": "svg", ".png": "png",
+    ".dd2vtt": "uvtt", ".uvtt": "uvtt", ".graphml": "graphml", ".html": "html", ".htm": "html",
+    ".pdf": "pdf",
+}  # fmt: skip
 ForceOption = Annotated[
     bool,
     typer.Option("--force", help="foundry/vault: write over an earlier export in the -o folder."),

@@ -18,6 +18,7 @@ from generator.cli.common import (
     TemplatesOption,
     TrialsOption,
     booklet_session,
+    output_format,
 )
 
 PROGRESS_FROM = 200  # hexes: smaller regions are done before a bar would be read
@@ -70,11 +71,14 @@ def region(
         typer.Option(help="Re-roll one hex (XXYY) and keep the rest; repeatable."),
     ] = None,
     fmt: Annotated[
-        str,
+        str | None,
         typer.Option(
-            "--format", "-f", help="text, md, json, svg, html, pdf, or a folder: foundry, vault."
+            "--format",
+            "-f",
+            help="text, md, json, svg, html, pdf, or a folder: foundry, vault (default: what "
+            "-o's suffix names, else text).",
         ),
-    ] = "text",
+    ] = None,
     out: OutputOption = None,
     paper: PaperOption = "a4",
     templates: TemplatesOption = None,
@@ -105,6 +109,7 @@ def region(
     )
     from generator.cli.site_cmd import _write, _write_part
 
+    fmt = output_format(fmt, out, "region")
     dims = parse_size(size) if size is not None else None
     with booklet_session(paper, templates, out, fmt, "region booklet") as report:
         ts = tables()

@@ -22,6 +22,7 @@ from generator.cli.common import (
     add_part_danger,
     booklet_session,
     emit,
+    output_format,
     resolve_seed,
     resolve_system,
     tables,
@@ -60,13 +61,14 @@ def site(
         typer.Option(help="Seed (any text), or the address of a site or a room: it rebuilds it."),
     ] = None,
     fmt: Annotated[
-        str,
+        str | None,
         typer.Option(
             "--format",
             "-f",
-            help="text, md, json, svg, png, uvtt, graphml, html, pdf, or a folder: foundry, vault.",
+            help="text, md, json, svg, png, uvtt, graphml, html, pdf, or a folder: foundry, vault "
+            "(default: what -o's suffix names, else text).",
         ),
-    ] = "text",
+    ] = None,
     out: OutputOption = None,
     paper: PaperOption = "a4",
     templates: TemplatesOption = None,
@@ -96,6 +98,7 @@ def site(
     """
     from generator.build import address
 
+    fmt = output_format(fmt, out, "site")
     _check_map_options(fmt, players, dpi)
     with booklet_session(paper, templates, out, fmt):
         ts = tables()
@@ -118,11 +121,14 @@ def site(
 def render(
     document: Annotated[Path, typer.Argument(help="A saved JSON document (delve site -f json).")],
     fmt: Annotated[
-        str,
+        str | None,
         typer.Option(
-            "--format", "-f", help="text, md, json, svg, png, uvtt, html, pdf, foundry, vault..."
+            "--format",
+            "-f",
+            help="text, md, json, svg, png, uvtt, html, pdf, foundry, vault... (default: what "
+            "-o's suffix names, else text)",
         ),
-    ] = "text",
+    ] = None,
     out: OutputOption = None,
     paper: PaperOption = "a4",
     templates: TemplatesOption = None,
@@ -150,8 +156,11 @@ def render(
     """
     from generator.render.recipe import danger_given, from_document
 
-    _check_map_options(fmt, players, dpi)
+    if fmt is not None:  # (else the document's kind says which suffixes name a format)
+        _check_map_options(fmt, players, dpi)
     model = documents.load(document)
+    fmt = output_format(fmt, out, model.kind)
+    _check_map_options(fmt, players, dpi)
     label = "region booklet" if model.kind == "region" else None
     edited, why = (None if _its_seed_makes(model) else document), "edited"
     with booklet_session(paper, templates, out, fmt, progress_label=label, generates=False):
