@@ -180,7 +180,8 @@ def _gap_bounds(link: Link, mode: str) -> tuple[int, int | None]:
     if mode == LOOSE:
         return (LONG_MIN if stretched else 1, None)
     t = link.leg1
-    lo = max(LONG_MIN if stretched else (0 if t == 0 else 1), t - 1)
+    least = LONG_MIN if stretched else (0 if t == 0 else 1)
+    lo = least if least > t - 1 else t - 1
     if mode == ALIGNED:
         return (lo, None)
     return (lo, t + (3 if stretched else 2) if t else 0)
@@ -333,8 +334,13 @@ def _l_constraints(X: System, Y: System, k: Link, w: list[int], h: list[int], ex
         """lo <= v[q] - v[p], and within [target - 1, target + slack] when exact."""
         if slack is None:
             sys.between(p, q, lo=lo)
-        else:
-            sys.between(p, q, lo=max(lo, target - 1), hi=max(lo, target) + slack)
+        else:  # (compared, not max(): every layout tried asks it of every link)
+            sys.between(
+                p,
+                q,
+                lo=lo if lo > target - 1 else target - 1,
+                hi=(lo if lo > target else target) + slack,
+            )
 
     # First leg, along the exit direction: from the wall of f to the column (or row) of b's door.
     if k.exit in ("e", "s"):

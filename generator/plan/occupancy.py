@@ -21,7 +21,12 @@ MAX_RECTS = 48  # rooms and runs a check walks before the square maps are cheape
 def run_rect(first: Cell, last: Cell) -> Rect:
     """The rectangle of a straight run from one square to another."""
     (x0, y0), (x1, y1) = first, last
-    return (min(x0, x1), min(y0, y1), max(x0, x1), max(y0, y1))
+    # (Compared, not min() and max(): dozens of runs a layout.)
+    if x1 < x0:
+        x0, x1 = x1, x0
+    if y1 < y0:
+        y0, y1 = y1, y0
+    return (x0, y0, x1, y1)
 
 
 def runs(cells: list[Cell]) -> list[Rect]:
@@ -54,7 +59,9 @@ class Occupancy:
     squares: `room` (square -> room id), `near` (square of a room's ring -> the ids whose ring
     it is), `corridor` and `beside` (squares within one of a corridor, 8 ways)."""
 
-    __slots__ = ("boxes", "sides", "corridor", "no_door", "bounds", "_room", "_near", "_beside")
+    __slots__ = (
+        "boxes", "grown", "sides", "corridor", "no_door", "bounds", "_room", "_near", "_beside",
+    )  # fmt: skip
 
     def __init__(self, boxes: Iterable[Box]) -> None:
         # (x0, y0, x1, y1, id): the box, its far corner exclusive.
@@ -67,6 +74,8 @@ class Occupancy:
         self._room: dict[Cell, int] | None = None
         self._near: dict[Cell, set[int]] | None = None
         self._beside: set[Cell] | None = None
+        # Each room's box with its ring (inclusive): what a ray from a wall must not meet.
+        self.grown: list[Rect] = [(x0 - 1, y0 - 1, x1, y1) for x0, y0, x1, y1, _ in self.boxes]
         corners = list(zip(*self.boxes, strict=True)) or [(0,)] * 4
         self.bounds = [min(corners[0]), min(corners[1]), max(corners[2]), max(corners[3])]
 
@@ -110,8 +119,14 @@ class Occupancy:
         x0, y0, x1, y1 = self.bounds
         x1, y1 = x1 - 1, y1 - 1
         for sx0, sy0, sx1, sy1 in self.sides:  # (each a run grown by a square)
-            x0, y0 = min(x0, sx0 + 1), min(y0, sy0 + 1)
-            x1, y1 = max(x1, sx1 - 1), max(y1, sy1 - 1)
+            if sx0 < x0 - 1:
+                x0 = sx0 + 1
+            if sy0 < y0 - 1:
+                y0 = sy0 + 1
+            if sx1 > x1 + 1:
+                x1 = sx1 - 1
+            if sy1 > y1 + 1:
+                y1 = sy1 - 1
         return x0, y0, x1, y1
 
     # ------------------------------------------------------------------ drawing and checking
@@ -213,7 +228,7 @@ class Occupancy:
         first_in, last_in = steps(lo_out, hi_out)
         out = 1 if not (a0 <= across <= a1) or first_in > 1 else max(1, last_in + 1)
         hit = out
-        for rx0, ry0, rx1, ry1 in self._grown() + self.sides:
+        for rx0, ry0, rx1, ry1 in [*self.grown, *self.sides]:
             if sx:
                 if not ry0 <= y <= ry1:
                     continue
@@ -226,10 +241,6 @@ class Occupancy:
             if k <= hi and k < hit:
                 hit = k
         return hit - 1, hit == out
-
-    def _grown(self) -> list[Rect]:
-        """Each room's box with its ring (inclusive)."""
-        return [(x0 - 1, y0 - 1, x1, y1) for x0, y0, x1, y1, _ in self.boxes]
 
     def free(self, cell: Cell) -> bool:
         """Whether a square holds neither room nor corridor."""

@@ -175,7 +175,13 @@ def search_out(
     def to_edge(cell: Cell) -> int:
         # Squares still to go before leaving the extent: never more than it costs (A*).
         x, y = cell
-        return STEP_COST * max(0, 1 + min(x - x0, x1 - x, y - y0, y1 - y))
+        # (Compared, not min() and max(): the search asks it of every square it reaches.)
+        d = x - x0 if x - x0 < x1 - x else x1 - x
+        if y - y0 < d:
+            d = y - y0
+        if y1 - y < d:
+            d = y1 - y
+        return STEP_COST * (d + 1) if d >= 0 else 0
 
     area = (x0 - 2, y0 - 2, x1 + 2, y1 + 2)
     path = _cheapest(a, beyond, occ, {a.id}, cross, area, to_edge, start_clear=True)

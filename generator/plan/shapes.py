@@ -104,7 +104,7 @@ def cave_cells(w: int, h: int, rng: Rng) -> frozenset[Cell]:
         lo, hi = length // 3, length - 1 - length // 3
         at = rng.randint(lo, hi)
         for i in (at, at + 1 if at < hi else at - 1):
-            out[max(lo, i)] = 0
+            out[i if i > lo else lo] = 0
         return out
 
     # Sides of three squares or fewer stay straight: a notch there leaves a doorway on a spur.
