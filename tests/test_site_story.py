@@ -373,6 +373,26 @@ def test_a_room_keeps_its_themes_mood(builtin_tables, mood_sites):
     assert frozen > 20, frozen
 
 
+def test_no_sky_over_a_level_below_the_first(builtin_tables, sites):
+    """Levels go down: sunlight through a broken window or starlight through a hole in the
+    dome lights a room of the first level only (before, about one room in six below it)."""
+    sky = [
+        e.result
+        for e in builtin_tables.entries("site/room-lights")
+        if "deep" in (e.get("not") or [])
+    ]
+    assert len(sky) >= 10
+    seen = Counter()
+    for s in sites:
+        for r in s.rooms:
+            if r.light in sky:
+                seen[r.level == 1] += 1
+                assert r.level == 1, (s.seed, r.id, r.light)
+            seen["below"] += r.level > 1
+    # The sky still lights rooms up top, and the sites reach well below.
+    assert seen[True] >= 10 and seen["below"] >= 500, seen
+
+
 def _place_words(tables) -> set[str]:
     return {t for e in tables.entries("site/room-types") for t in e.tags}
 

@@ -212,6 +212,7 @@ def room_pool(
 
 
 _NONE: frozenset[int] = frozenset()
+DEEP = frozenset({"deep"})  # the mood of every level below the first (Deck.below)
 
 
 def _every(_: Entry) -> bool:
@@ -238,6 +239,14 @@ class Deck:
         # ... and what `in_room` draws from and keeps, by table and room (a score a site).
         self._rooms: dict[tuple[str, frozenset[str], frozenset[str]], Pool]
         self._rooms = tables.derived.setdefault(("deck-rooms", self.places, self.moods), {})
+
+    def below(self) -> Deck:
+        """The deck for a level under the first: what the site has dealt, and the mood word
+        `deep` beside the theme's, so an entry that needs the sky over it (daylight through a
+        window, starlight through a hole in the dome) says `not: [deep]` and stays up top."""
+        deck = Deck(self.tables, self.places, self.moods | DEEP)
+        deck.used = self.used
+        return deck
 
     def fitting(self, table_id: str) -> Pool:
         """The table's entries that fit the site's places."""

@@ -94,7 +94,9 @@ class Stocker:
         contents: list[str],
         types: list[RoomType],
     ) -> list[Room]:
-        deck = self.deck
+        # Below the first level no sky is overhead: its rolls come from a deck that says so
+        # (only entries whose `not` names `deep`, daylight and the like, are left out).
+        deck = self.deck if depth == 1 else self.deck.below()
         tables = deck.tables
         lair, guards = self.occupants(rng, depth, XP_PER_LEVEL * party_level)
         for m, _ in lair + guards:
