@@ -198,10 +198,11 @@ def test_a_word_of_five_thousand_letters_makes_a_pdf_in_seconds(tmp_path, bounde
     broken = "\u200b".join(LONG_WORD[i : i + 100] for i in range(0, len(LONG_WORD), 100))
     assert f"A long hall. {broken} Then a door." in html  # broken every 100, nothing lost
     svgs = re.findall(r"<svg\b.*?</svg>", html, re.S)
-    # The map's title lines, their name and theme cut to 120 characters (a wider drawing
+    # The map's title lines, their name and theme cut to 64 characters (a wider drawing
     # shrinks on the page and its labels search ever more squares: over a minute), hold words
-    # the finalize leaves whole.
-    assert svgs and all(f"{LONG_WORD[:117]}..." in svg for svg in svgs)
+    # the finalize leaves whole; so do the page heads, which hold one line.
+    assert svgs and all(f"{LONG_WORD[:61]}..." in svg for svg in svgs)
+    assert f'data-running-title="{LONG_WORD[:61]}..."' in html
     assert not any("\u200b" in svg for svg in svgs)
 
 

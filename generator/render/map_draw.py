@@ -74,7 +74,9 @@ def level_drawing(
     return d
 
 
-MAX_TITLE_PART = 120  # characters of a name, theme or seed a map's title lines print
+# Characters of a name, theme or seed a map's title lines print: a longer title would widen
+# the drawing, and the booklet shrink the plan to fit it on its page.
+MAX_TITLE_PART = 64
 
 
 def _cut(text: str) -> str:
