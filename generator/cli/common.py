@@ -39,15 +39,16 @@ def tables() -> TableSet:
 
 
 def output_format(fmt: str | None, out: Path | None, kind: str) -> str:
-    """--format as given; without it, the format -o's suffix names, else text."""
-    from generator.render.documents import formats_for
+    """--format as given; without it, the format -o's suffix names (`-o tonight.pdf` is a
+    booklet, not text in a file called .pdf), else text."""
+    from generator.render.documents import SUFFIXES, formats_for
 
     if fmt is not None:
         return fmt
-    named = SUFFIX_FORMATS.get(out.suffix.lower()) if out is not None else None
+    named = SUFFIXES.get(out.suffix.lower()) if out is not None else None
     if named is None:
         return "text"
-    files = [f for f in formats_for(kind) if f in SUFFIX_FORMATS.values()]
+    files = [f for f in formats_for(kind) if f in SUFFIXES.values()]
     if named not in files:
         raise DelveError(
             f"-o {out}: a {kind} has no {named} format; name the file for one it has "
@@ -69,13 +70,6 @@ OutputOption = Annotated[
         "--output", "-o", help="Write to this file (without --format, its suffix names the format)."
     ),
 ]
-# What -o's suffix names when --format is not given: `delve site -o tonight.pdf` is a booklet,
-# not text in a file called .pdf.
-SUFFIX_FORMATS = {
-    ".txt": "text", ".md": "md", ".json": "json", ".svg": "svg", ".png": "png",
-    ".dd2vtt": "uvtt", ".uvtt": "uvtt", ".graphml": "graphml", ".html": "html", ".htm": "html",
-    ".pdf": "pdf",
-}  # fmt: skip
 ForceOption = Annotated[
     bool,
     typer.Option("--force", help="foundry/vault: write over an earlier export in the -o folder."),

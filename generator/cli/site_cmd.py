@@ -90,6 +90,8 @@ def site(
 
     Example: delve site --level 2 --rooms 12 --seed harrowdeep --format pdf
 
+    Example: delve site --seed harrowdeep -o harrowdeep.pdf
+
     Example: delve site --seed harrowdeep --format uvtt --players --dpi 140
 
     Example: delve site --seed harrowdeep --format foundry -o harrowdeep-foundry
@@ -156,11 +158,12 @@ def render(
     """
     from generator.render.recipe import danger_given, from_document
 
-    if fmt is not None:  # (else the document's kind says which suffixes name a format)
+    if fmt is not None:  # refused before the document is read
         _check_map_options(fmt, players, dpi)
     model = documents.load(document)
-    fmt = output_format(fmt, out, model.kind)
-    _check_map_options(fmt, players, dpi)
+    if fmt is None:  # the document's kind says which suffixes name a format
+        fmt = output_format(fmt, out, model.kind)
+        _check_map_options(fmt, players, dpi)
     label = "region booklet" if model.kind == "region" else None
     edited, why = (None if _its_seed_makes(model) else document), "edited"
     with booklet_session(paper, templates, out, fmt, progress_label=label, generates=False):

@@ -68,6 +68,20 @@ def formats_for(kind: str) -> list[str]:
     return list(_FORMATS[kind])
 
 
+# File suffixes that name a format (`-o tonight.pdf` without --format): each format's own
+# extension, as Delve names its files, and the other names a file of it goes by.
+SUFFIXES = {
+    **{
+        f".{EXTENSIONS.get(f, f)}": f
+        for t in _FORMATS.values()
+        for f in t
+        if f not in FOLDER_FORMATS
+    },
+    ".uvtt": "uvtt",
+    ".htm": "html",
+}
+
+
 def renderer(kind: str, fmt: str) -> Renderer:
     """The function that renders a `kind` document in `fmt` (imported on first use)."""
     import importlib
