@@ -200,9 +200,9 @@ def route_ring(ring: list[Box], kinds: list[str]) -> dict[int, list[tuple[int, i
             if path is None or len(path) < floor:
                 path = long_path(a, b, i, boxes, occ, floor, path)
         if path is None:
-            path = search(a, b, occ, allow_cross=True)
-            if path is None:
-                return None
+            # No corridor over another here: the next placement is tried instead, and only the
+            # rows at the very last (rows.py) may cross one.
+            return None
         paths[i] = path
         occ.add_path(path)
     return paths
